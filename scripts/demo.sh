@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Replays the seeds' incident on one machine, no cluster: an app that loads its configuration through the
+# pod's proxy as it starts, and a proxy that needs a few seconds to get its configuration from the control
+# plane. First without a wait (the app fails: connection refused, the pod would crash-loop), then held by
+# sidecar-wait (the app starts cleanly). Exit 0 when both turn out as described.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+status_port=${DEMO_STATUS_PORT:-25020}  # the proxy's readiness port (Istio: 15020 or 15021)
+outbound_port=${DEMO_OUTBOUND_PORT:-25001}  # where the app's outbound traffic goes (Istio: 15001, via iptables)
+config_port=${DEMO_CONFIG_PORT:-28888}  # the config server, outside the pod
+proxy_delay_ms=${DEMO_PROXY_DELAY_MS:-3000}
+
+if [ ! -f target/sidecar-wait.jar ]; then
+  echo "Building sidecar-wait (mvn -B -q package -DskipTests)..."
+  mvn -B -q package -DskipTests
+fi
+mkdir -p target/demo
+javac -d target/demo scripts/demo/Pod.java
+pod=(java -XX:TieredStopAtLevel=1 -cp target/demo Pod)
+
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+start=$(date +%s%N)
+stamp() {
+  local who=$1 line ms
+  while IFS= read -r line; do
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    printf '[+%2d.%03ds] %-13s %s\n' $((ms / 1000)) $((ms % 1000)) "$who" "$line"
+  done
+}
+start_proxy() {
+  "${pod[@]}" proxy "$status_port" "$outbound_port" "$config_port" "$proxy_delay_ms" > >(stamp istio-proxy) 2>&1 &
+  proxy_pid=$!
+  pids+=("$proxy_pid")
+  sleep 0.5  # kubelet starts the next container once the proxy's has started, not once it is ready
+}
+stop_proxy() { kill "$proxy_pid" 2>/dev/null || true; wait "$proxy_pid" 2>/dev/null || true; sleep 0.2; }
+
+"${pod[@]}" config-server "$config_port" > >(stamp config-server) 2>&1 &
+pids+=("$!")
+sleep 1
+
+echo
+echo "=== 1. Without sidecar-wait: the app container starts as soon as the proxy container has started ==="
+start=$(date +%s%N)
+start_proxy
+set +e
+"${pod[@]}" app "$outbound_port" 2>&1 | stamp awesome-app
+without=${PIPESTATUS[0]}
+set -e
+echo "    app exit code: $without"
+stop_proxy
+
+echo
+echo "=== 2. With sidecar-wait: the app is held until the proxy reports ready ==="
+echo "    scripts/sidecar-wait wait --url http://localhost:$status_port/healthz/ready --timeout 30s --period 250ms && start-app"
+start=$(date +%s%N)
+start_proxy
+set +e
+scripts/sidecar-wait wait --url "http://localhost:$status_port/healthz/ready" --timeout 30s --period 250ms --verbose 2>&1 \
+  | stamp sidecar-wait
+waited=${PIPESTATUS[0]}
+with=1
+if [ "$waited" -eq 0 ]; then
+  "${pod[@]}" app "$outbound_port" 2>&1 | stamp awesome-app
+  with=${PIPESTATUS[0]}
+fi
+set -e
+echo "    sidecar-wait exit code: $waited, app exit code: $with"
+stop_proxy
+
+echo
+if [ "$without" -ne 0 ] && [ "$with" -eq 0 ]; then
+  echo "Result: without the wait the app failed at start (exit $without); held by sidecar-wait it started cleanly."
+else
+  echo "Result: unexpected (without the wait: exit $without; with it: exit $with)." >&2
+  exit 1
+fi

@@ -1,0 +1,57 @@
+package dev.sidecarwait.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/** Builds the command tree and turns every way a run can end into an exit code. */
+public final class Cli {
+
+    public static final int USAGE = 2;
+    public static final int INTERNAL_ERROR = 70;
+
+    private Cli() {
+    }
+
+    public static CommandLine commandLine(Context context) {
+        CommandLine cli = new CommandLine(new SidecarWaitCommand())
+                .addSubcommand(new WaitCommand(context));
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setOut(new java.io.PrintWriter(context.out(), true));
+        cli.setErr(new java.io.PrintWriter(context.err(), true));
+        cli.setParameterExceptionHandler((ParameterException e, String[] args) -> {
+            String command = e.getCommandLine().getCommandName();
+            String prefix = command.equals("sidecar-wait") ? "sidecar-wait" : "sidecar-wait " + command;
+            context.err().println(prefix + ": " + plain(e.getMessage()) + " (see '" + prefix + " --help')");
+            return USAGE;
+        });
+        cli.setExecutionExceptionHandler((Exception e, CommandLine command, CommandLine.ParseResult parsed) -> {
+            String prefix = "sidecar-wait " + command.getCommandName();
+            if (e instanceof UsageError) {
+                context.err().println(prefix + ": " + e.getMessage());
+                return USAGE;
+            }
+            if (e instanceof InterruptedException) {
+                context.err().println(prefix + ": interrupted");
+                return 130;
+            }
+            context.err().println(prefix + ": internal error: " + e);
+            return INTERNAL_ERROR;
+        });
+        return cli;
+    }
+
+    public static int run(Context context, String... args) {
+        CommandLine cli = commandLine(context);
+        if (args.length == 0) {
+            cli.usage(context.err());
+            return USAGE;
+        }
+        return cli.execute(args);
+    }
+
+    /** picocli's "Invalid value for option '--url' (URL): ..." reads as "invalid value for --url: ...". */
+    private static String plain(String message) {
+        String text = message.replaceFirst("option '([^']+)'( \\([^)]*\\))?", "$1");
+        return text.isEmpty() ? text : Character.toLowerCase(text.charAt(0)) + text.substring(1);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.sidecarwait.cli;
+
+import dev.sidecarwait.probe.ExpectedStatus;
+import dev.sidecarwait.probe.Target;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** What to probe and how each request is made: shared by the commands that look at targets. */
+final class ProbeOptions {
+
+    static final String DEFAULT_URL = "http://localhost:15020/healthz/ready";
+
+    @Option(names = "--url", paramLabel = "URL", converter = Converters.TargetConverter.class,
+            description = {"Readiness endpoint, an http:// URL or tcp://HOST:PORT. Repeat for several; all must be ready.",
+                    "Env: SIDECAR_WAIT_URL (comma-separated). Default: " + DEFAULT_URL
+                            + " (Istio's pilot-agent; Istio also serves it on 15021)."})
+    List<Target> urls = new ArrayList<>();
+
+    @Option(names = "--expect-status", paramLabel = "CODES", converter = Converters.StatusConverter.class,
+            description = "Status codes that mean ready: a code, a list or a range, e.g. 200, 200,204, 200-399. Env: SIDECAR_WAIT_EXPECT_STATUS. Default: 200.")
+    ExpectedStatus expectStatus;
+
+    @Option(names = "--request-timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
+            description = "Longest one request may take. Env: SIDECAR_WAIT_REQUEST_TIMEOUT. Default: 500ms.")
+    Duration requestTimeout;
+
+    @Option(names = "--requestTimeoutMillis", paramLabel = "MILLIS",
+            description = "pilot-agent's spelling of --request-timeout, in milliseconds.")
+    Integer requestTimeoutMillis;
+
+    List<Target> targets(Env env) {
+        if (!urls.isEmpty()) {
+            return List.copyOf(urls);
+        }
+        List<Target> fromEnv = env.parse("SIDECAR_WAIT_URL", value -> {
+            List<Target> targets = new ArrayList<>();
+            for (String item : value.split(",")) {
+                if (!item.isBlank()) {
+                    try {
+                        targets.add(Target.parse(item.trim()));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("'" + item.trim() + "': " + e.getMessage());
+                    }
+                }
+            }
+            return targets;
+        });
+        return fromEnv == null || fromEnv.isEmpty() ? List.of(Target.parse(DEFAULT_URL)) : List.copyOf(fromEnv);
+    }
+
+    ExpectedStatus expectedStatus(Env env) {
+        if (expectStatus != null) {
+            return expectStatus;
+        }
+        ExpectedStatus fromEnv = env.parse("SIDECAR_WAIT_EXPECT_STATUS", ExpectedStatus::parse);
+        return fromEnv != null ? fromEnv : ExpectedStatus.OK;
+    }
+
+    Duration requestTimeout(Env env) {
+        return Settings.duration("--request-timeout", requestTimeout, "--requestTimeoutMillis", requestTimeoutMillis,
+                ChronoUnit.MILLIS, env, "SIDECAR_WAIT_REQUEST_TIMEOUT", Duration.ofMillis(500));
+    }
+}

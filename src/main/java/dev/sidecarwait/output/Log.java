@@ -1,0 +1,62 @@
+package dev.sidecarwait.output;
+
+import dev.sidecarwait.Clock;
+import java.io.PrintStream;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * One line per event on stderr. The text form copies pilot-agent's (time, tab, level, tab, message) so that
+ * log searches written for Istio keep matching; the JSON form is one object a line.
+ */
+public final class Log {
+
+    public enum Level { ERROR, WARN, INFO, DEBUG }
+
+    public enum Format { TEXT, JSON }
+
+    private final PrintStream err;
+    private final Clock clock;
+    private final Level threshold;
+    private final Format format;
+
+    public Log(PrintStream err, Clock clock, Level threshold, Format format) {
+        this.err = err;
+        this.clock = clock;
+        this.threshold = threshold;
+        this.format = format;
+    }
+
+    public void error(String message) {
+        write(Level.ERROR, message);
+    }
+
+    public void warn(String message) {
+        write(Level.WARN, message);
+    }
+
+    public void info(String message) {
+        write(Level.INFO, message);
+    }
+
+    public void debug(String message) {
+        write(Level.DEBUG, message);
+    }
+
+    public boolean isDebug() {
+        return threshold == Level.DEBUG;
+    }
+
+    private void write(Level level, String message) {
+        if (level.compareTo(threshold) > 0) {
+            return;
+        }
+        String time = DateTimeFormatter.ISO_INSTANT.format(clock.now().truncatedTo(ChronoUnit.MICROS));
+        String name = level.name().toLowerCase(java.util.Locale.ROOT);
+        String line = format == Format.JSON
+                ? "{\"time\":" + Json.quote(time) + ",\"level\":" + Json.quote(name) + ",\"msg\":" + Json.quote(message) + "}"
+                : time + "\t" + name + "\t" + message;
+        err.println(line);
+        err.flush();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.sidecarwait;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Starts the tool as a real process (a JVM running Main from the test class path), for exit codes and streams. */
+public final class SidecarWaitProcess {
+
+    private SidecarWaitProcess() {
+    }
+
+    public static ProcessBuilder builder(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Main.class.getName());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(name -> name.startsWith("SIDECAR_WAIT_") || name.equals("KUBERNETES_SERVICE_HOST"));
+        return builder;
+    }
+
+    /** What a finished run left behind. */
+    public record Result(int exit, String out, String err) {
+    }
+
+    public static Result run(Map<String, String> env, File stdin, String... args) throws IOException, InterruptedException {
+        ProcessBuilder builder = builder(args);
+        builder.environment().putAll(env);
+        Path out = Files.createTempFile("sidecar-wait-out", ".txt");
+        Path err = Files.createTempFile("sidecar-wait-err", ".txt");
+        builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+        if (stdin != null) {
+            builder.redirectInput(stdin);
+        }
+        Process process = builder.start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("sidecar-wait did not finish within 60 s");
+        }
+        try {
+            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.sidecarwait.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TargetTest {
+
+    @Test
+    void parsesHttpWithPathQueryAndDefaultPort() {
+        Target.Http t = assertInstanceOf(Target.Http.class, Target.parse("http://localhost:15020/healthz/ready"));
+        assertEquals("localhost", t.host());
+        assertEquals(15020, t.port());
+        assertEquals("/healthz/ready", t.path());
+
+        Target.Http q = assertInstanceOf(Target.Http.class, Target.parse("HTTP://example.test/ready?full=1"));
+        assertEquals(80, q.port());
+        assertEquals("/ready?full=1", q.path());
+
+        assertEquals("/", ((Target.Http) Target.parse("http://localhost:1")).path());
+    }
+
+    @Test
+    void parsesIpv6LiteralsAndTcp() {
+        Target.Http v6 = (Target.Http) Target.parse("http://[::1]:15021/healthz/ready");
+        assertEquals("::1", v6.host());
+        Target.Tcp tcp = assertInstanceOf(Target.Tcp.class, Target.parse("tcp://127.0.0.1:5432"));
+        assertEquals(5432, tcp.port());
+        assertEquals(5432, Target.parse("tcp://db:5432/").port());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "https://localhost:15020/ready | scheme 'https' is not supported",
+            "ftp://localhost/ | scheme 'ftp' is not supported",
+            "localhost:15020 | no scheme",
+            "/healthz/ready | no scheme",
+            "http://localhost:70000/ | port '70000' is not a number from 1 to 65535",
+            "http://localhost:0/ | port '0' is not a number from 1 to 65535",
+            "http://localhost:abc/ | port 'abc' is not a number",
+            "http://:80/ | no host",
+            "tcp://localhost | needs a port",
+            "tcp://localhost:1/path | takes no path",
+            "http://local host/ | not a valid URL"})
+    void refusesWithAReason(String text, String reason) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Target.parse(text));
+        assertTrue(e.getMessage().contains(reason), e.getMessage());
+    }
+}
