@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Replays the seeds' incident on one machine, no cluster: an app that loads its configuration through the
 # pod's proxy as it starts, and a proxy that needs a few seconds to get its configuration from the control
-# plane. First without a wait (the app fails: connection refused, the pod would crash-loop), then held by
-# sidecar-wait (the app starts cleanly). Exit 0 when both turn out as described.
+# plane. First without a wait (the app fails: connection refused, the pod would crash-loop), then with
+# sidecar-wait as the app's entrypoint (the app starts cleanly). Exit 0 when both turn out as described.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -20,6 +20,7 @@ mkdir -p target/demo
 javac -d target/demo scripts/demo/Pod.java
 pod=(java -XX:TieredStopAtLevel=1 -cp target/demo Pod)
 
+exec 3>&1  # the terminal, for the wrapper's stamped log lines while its stdout is the app's
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -56,21 +57,17 @@ echo "    app exit code: $without"
 stop_proxy
 
 echo
-echo "=== 2. With sidecar-wait: the app is held until the proxy reports ready ==="
-echo "    scripts/sidecar-wait wait --url http://localhost:$status_port/healthz/ready --timeout 30s --period 250ms && start-app"
+echo "=== 2. With sidecar-wait as the app container's entrypoint: the app is held until the proxy is ready ==="
+echo "    args: [\"sidecar-wait\", \"wait\", \"--timeout\", \"30s\", \"--\", \"start-app\"]"
 start=$(date +%s%N)
 start_proxy
 set +e
-scripts/sidecar-wait wait --url "http://localhost:$status_port/healthz/ready" --timeout 30s --period 250ms --verbose 2>&1 \
-  | stamp sidecar-wait
-waited=${PIPESTATUS[0]}
-with=1
-if [ "$waited" -eq 0 ]; then
-  "${pod[@]}" app "$outbound_port" 2>&1 | stamp awesome-app
-  with=${PIPESTATUS[0]}
-fi
+scripts/sidecar-wait wait --url "http://localhost:$status_port/healthz/ready" --timeout 30s --period 250ms --verbose \
+  -- "${pod[@]}" app "$outbound_port" 2> >(stamp sidecar-wait >&3) | stamp awesome-app
+with=${PIPESTATUS[0]}
 set -e
-echo "    sidecar-wait exit code: $waited, app exit code: $with"
+sleep 0.1  # let the last stderr line through its stamp
+echo "    exit code (the app's own, passed through): $with"
 stop_proxy
 
 echo

@@ -7,6 +7,7 @@ import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The pieces of a simulated pod for scripts/demo.sh, one program with three roles:
@@ -38,10 +39,10 @@ public final class Pod {
     }
 
     private static void proxy(int statusPort, int outboundPort, int upstreamPort, long delayMillis) throws Exception {
-        long readyAt = System.currentTimeMillis() + delayMillis;
+        AtomicBoolean configured = new AtomicBoolean();
         HttpServer status = HttpServer.create(new InetSocketAddress("127.0.0.1", statusPort), 50);
         status.createContext("/healthz/ready", exchange -> {
-            boolean ready = System.currentTimeMillis() >= readyAt;
+            boolean ready = configured.get();
             reply(exchange, ready ? 200 : 503, ready ? "LIVE\n" : "waiting for configuration from the control plane\n");
         });
         status.start();
@@ -51,6 +52,7 @@ public final class Pod {
         outbound.createContext("/", exchange -> forward(exchange, upstreamPort));
         outbound.start();
         System.out.println("received listeners and clusters: ready, forwarding port " + outboundPort + " to " + upstreamPort);
+        configured.set(true);
     }
 
     private static int app(int outboundPort) {

@@ -35,20 +35,26 @@ final class ProbeOptions {
         if (!urls.isEmpty()) {
             return List.copyOf(urls);
         }
-        List<Target> fromEnv = env.parse("SIDECAR_WAIT_URL", value -> {
-            List<Target> targets = new ArrayList<>();
+        List<Target> fromEnv = targetList(env, "SIDECAR_WAIT_URL");
+        return fromEnv.isEmpty() ? List.of(Target.parse(DEFAULT_URL)) : fromEnv;
+    }
+
+    /** A comma-separated list of targets from one environment variable; empty when unset. */
+    static List<Target> targetList(Env env, String name) {
+        List<Target> targets = env.parse(name, value -> {
+            List<Target> parsed = new ArrayList<>();
             for (String item : value.split(",")) {
                 if (!item.isBlank()) {
                     try {
-                        targets.add(Target.parse(item.trim()));
+                        parsed.add(Target.parse(item.trim()));
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException("'" + item.trim() + "': " + e.getMessage());
                     }
                 }
             }
-            return targets;
+            return parsed;
         });
-        return fromEnv == null || fromEnv.isEmpty() ? List.of(Target.parse(DEFAULT_URL)) : List.copyOf(fromEnv);
+        return targets == null ? List.of() : List.copyOf(targets);
     }
 
     ExpectedStatus expectedStatus(Env env) {

@@ -15,7 +15,7 @@ final class Settings {
      */
     static Duration duration(String flag, Duration value, String legacyFlag, Integer legacyValue, ChronoUnit legacyUnit,
                              Env env, String envName, Duration fallback) {
-        if (value != null && legacyValue != null) {
+        if (value != null && legacyValue != null) { // only settings that have a pilot-agent spelling get here
             throw new UsageError(flag + " and " + legacyFlag + " set the same thing; give only one");
         }
         if (legacyValue != null) {

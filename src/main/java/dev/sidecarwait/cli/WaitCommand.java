@@ -5,19 +5,32 @@ import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.probe.Waiter;
+import dev.sidecarwait.process.ChildSignaller;
+import dev.sidecarwait.process.ForwardedSignals;
+import dev.sidecarwait.process.SidecarQuit;
+import dev.sidecarwait.process.Supervisor;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 @Command(name = "wait", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
-        description = "Wait until the proxy is ready: a drop-in for 'pilot-agent wait'.",
+        description = {"Wait until the proxy is ready: a drop-in for 'pilot-agent wait'.",
+                "With a command after --, then run it as the container's entrypoint: stdin, stdout, stderr, environment",
+                "and working directory passed on; SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 (and SIGQUIT in the native",
+                "build) forwarded; its exit code kept."},
         footer = {"",
                 "Exit codes: 0 ready (or skipped), 1 not ready before the timeout, 2 bad usage.",
+                "With a command: the command's own code; 128+N if it was killed by signal N, or if signal N arrived",
+                "while waiting (the command is then not started); 127 command not found; 126 not executable.",
                 "",
                 "Examples:",
                 "  Istio postStart hook (same flags as pilot-agent):",
@@ -29,7 +42,11 @@ import picocli.CommandLine.Option;
                 "    sidecar-wait wait --url http://localhost:4191/ready --expect-status 200-299",
                 "    sidecar-wait wait --url tcp://localhost:5432 --period 250ms",
                 "  Same image on a laptop, where no sidecar exists:",
-                "    sidecar-wait wait --skip-outside-kubernetes"})
+                "    sidecar-wait wait --skip-outside-kubernetes",
+                "  As the container's entrypoint (args: [\"sidecar-wait\", \"wait\", \"--\", \"start-app\", \"--flag\"]):",
+                "    sidecar-wait wait --timeout 90s -- start-app --flag",
+                "  A Job that tells Istio's sidecar to quit when its command ends:",
+                "    sidecar-wait wait --quit-sidecar -- run-batch --date today"})
 final class WaitCommand implements Callable<Integer> {
 
     enum OnTimeout { FAIL, CONTINUE }
@@ -62,6 +79,25 @@ final class WaitCommand implements Callable<Integer> {
             description = "On timeout, fail (exit 1) or log a warning and exit 0. Env: SIDECAR_WAIT_ON_TIMEOUT. Default: fail.")
     OnTimeout onTimeout;
 
+    @Option(names = "--quit-url", paramLabel = "URL", converter = Converters.TargetConverter.class,
+            description = "After the command exits, POST here to make the sidecar exit too (Jobs); repeatable. Env: SIDECAR_WAIT_QUIT_URL.")
+    List<Target> quitUrls = new ArrayList<>();
+
+    @Option(names = "--quit-sidecar",
+            description = "Shorthand for --quit-url " + SidecarQuit.ISTIO_URL + " (Istio).")
+    boolean quitSidecar;
+
+    @Option(names = "--quit-timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
+            description = "Longest each quit POST may take. Env: SIDECAR_WAIT_QUIT_TIMEOUT. Default: 5s.")
+    Duration quitTimeout;
+
+    @Parameters(paramLabel = "COMMAND", arity = "0..*",
+            description = "After --: the command to run once the proxy is ready, and its arguments.")
+    List<String> command = new ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--skip-outside-kubernetes",
             description = "Do not wait when KUBERNETES_SERVICE_HOST is unset (a laptop, CI). Env: SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES.")
     boolean skipOutsideKubernetes;
@@ -71,7 +107,7 @@ final class WaitCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws Exception {
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
         List<Target> targets = probe.targets(env);
@@ -83,16 +119,44 @@ final class WaitCommand implements Callable<Integer> {
         OnTimeout whenLate = onTimeout != null ? onTimeout : env.parse("SIDECAR_WAIT_ON_TIMEOUT", WaitCommand::onTimeout);
         boolean skipOutside = skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES");
         NetworkProber prober = new NetworkProber(context.clock(), probe.expectedStatus(env));
-
-        if (env.isTrue("SIDECAR_WAIT_DISABLED")) {
-            log.info("SIDECAR_WAIT_DISABLED is true: not waiting for the proxy");
-            return 0;
+        List<Target.Http> quit = quitUrls(env);
+        Duration quitEach = QuitOptions.timeout("--quit-timeout", quitTimeout, env);
+        if (!command.isEmpty() && !spec.commandLine().getParseResult().originalArgs().contains("--")) {
+            throw new UsageError("unexpected argument '" + command.get(0)
+                    + "'; put the command to run after --, e.g. sidecar-wait wait -- start-app --flag");
         }
-        if (skipOutside && env.get("KUBERNETES_SERVICE_HOST") == null) {
-            log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
-            return 0;
+        if (command.isEmpty() && !quit.isEmpty()) {
+            throw new UsageError("--quit-url and --quit-sidecar act when the command ends; give a command after --"
+                    + " (or use 'sidecar-wait quit')");
         }
 
+        Callable<Integer> waitStep = () -> {
+            if (env.isTrue("SIDECAR_WAIT_DISABLED")) {
+                log.info("SIDECAR_WAIT_DISABLED is true: not waiting for the proxy");
+                return 0;
+            }
+            if (skipOutside && env.get("KUBERNETES_SERVICE_HOST") == null) {
+                log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
+                return 0;
+            }
+            return waitForTargets(log, prober, targets, total, every, requestTimeout, whenLate);
+        };
+        if (command.isEmpty()) {
+            return waitStep.call();
+        }
+
+        Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime());
+        List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
+        log.debug("Signals passed on to the command: " + String.join(", ", trapped));
+        int code = supervisor.run(waitStep, command);
+        if (!quit.isEmpty()) {
+            new SidecarQuit(context.clock(), log).post(quit, quitEach);
+        }
+        return code;
+    }
+
+    private int waitForTargets(Log log, NetworkProber prober, List<Target> targets, Duration total, Duration every,
+                               Duration requestTimeout, OnTimeout whenLate) throws InterruptedException {
         log.info("Waiting for Envoy proxy to be ready (timeout: " + Durations.inSeconds(total) + ")...");
         Waiter.Outcome outcome = new Waiter(context.clock(), prober).await(targets, total, every, requestTimeout,
                 failed -> log.debug("Not ready yet: " + describe(failed)));
@@ -108,6 +172,17 @@ final class WaitCommand implements Callable<Integer> {
         }
         log.error(message);
         return 1;
+    }
+
+    private List<Target.Http> quitUrls(Env env) {
+        List<Target.Http> urls = new ArrayList<>(QuitOptions.httpOnly("--quit-url", quitUrls));
+        if (urls.isEmpty()) {
+            urls.addAll(QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL")));
+        }
+        if (quitSidecar) {
+            urls.add((Target.Http) Target.parse(SidecarQuit.ISTIO_URL));
+        }
+        return urls;
     }
 
     private static String describe(ProbeResult result) {

@@ -39,7 +39,7 @@ class BadInputTest {
             "--period 1s --periodMillis 5 | --period and --periodMillis | give only one",
             "--verbose --quiet | --verbose and --quiet | together",
             "--no-such-flag | unknown option | '--no-such-flag'",
-            "stray | unmatched argument | 'stray'"})
+            "stray | unexpected argument | 'stray'"})
     void flagMistakes(String args, String names, String value) {
         CliRun run = CliRun.run(Map.of(), ("wait --url tcp://127.0.0.1:1 " + args).split(" "));
         assertUsageError(run, names, value);

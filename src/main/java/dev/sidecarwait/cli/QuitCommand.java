@@ -1,0 +1,54 @@
+package dev.sidecarwait.cli;
+
+import dev.sidecarwait.output.Log;
+import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.process.SidecarQuit;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "quit", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
+        description = "Tell the sidecar to exit (POST to its quit endpoint), e.g. at the end of a Job's script.",
+        footer = {"",
+                "Exit codes: 0 every POST got a 2xx answer, 1 otherwise, 2 bad usage.",
+                "",
+                "Examples:",
+                "  sidecar-wait quit                                            # Istio: " + SidecarQuit.ISTIO_URL,
+                "  sidecar-wait quit --url http://localhost:4191/shutdown        # Linkerd",
+                "  run-batch; code=$?; sidecar-wait quit; exit $code"})
+final class QuitCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    LogOptions logging;
+
+    @Option(names = "--url", paramLabel = "URL", converter = Converters.TargetConverter.class,
+            description = "Quit endpoint to POST to; repeatable. Env: SIDECAR_WAIT_QUIT_URL (comma-separated). Default: "
+                    + SidecarQuit.ISTIO_URL + ".")
+    List<Target> urls = new ArrayList<>();
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
+            description = "Longest each POST may take. Env: SIDECAR_WAIT_QUIT_TIMEOUT. Default: 5s.")
+    Duration timeout;
+
+    QuitCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        Env env = new Env(context.env());
+        Log log = logging.log(context, env);
+        List<Target> chosen = !urls.isEmpty() ? urls : ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL");
+        List<Target.Http> quitUrls = chosen.isEmpty()
+                ? List.of((Target.Http) Target.parse(SidecarQuit.ISTIO_URL))
+                : QuitOptions.httpOnly(urls.isEmpty() ? "SIDECAR_WAIT_QUIT_URL" : "--url", chosen);
+        Duration each = QuitOptions.timeout("--timeout", timeout, env);
+        return new SidecarQuit(context.clock(), log).post(quitUrls, each) ? 0 : 1;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.sidecarwait.process;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Finds exited-but-unreaped processes ("Z" in /proc/PID/stat) whose parent is a given process. */
+public final class Zombies {
+
+    private final Path proc;
+
+    public Zombies(Path proc) {
+        this.proc = proc;
+    }
+
+    public List<Long> childrenOf(long parent) {
+        List<Long> zombies = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc, "[0-9]*")) {
+            for (Path entry : entries) {
+                String stat;
+                try {
+                    stat = Files.readString(entry.resolve("stat"), StandardCharsets.UTF_8);
+                } catch (IOException goneMeanwhile) {
+                    continue;
+                }
+                // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'
+                int close = stat.lastIndexOf(')');
+                if (close < 0) {
+                    continue;
+                }
+                String[] fields = stat.substring(close + 2).split(" ");
+                if (fields.length > 1 && fields[0].equals("Z") && Long.parseLong(fields[1]) == parent) {
+                    zombies.add(Long.parseLong(entry.getFileName().toString()));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return zombies;
+        }
+        return zombies;
+    }
+}

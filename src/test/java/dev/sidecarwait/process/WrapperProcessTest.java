@@ -1,0 +1,249 @@
+package dev.sidecarwait.process;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.sidecarwait.SidecarWaitProcess;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `sidecar-wait wait -- command`: real wrapper processes, real child processes, real signals. */
+class WrapperProcessTest {
+
+    @TempDir
+    Path dir;
+
+    private ServerSocket readyProxy;
+    private String ready;
+
+    @BeforeEach
+    void proxyIsReady() throws IOException {
+        readyProxy = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+        ready = "tcp://127.0.0.1:" + readyProxy.getLocalPort();
+    }
+
+    @AfterEach
+    void closeProxy() throws IOException {
+        readyProxy.close();
+    }
+
+    private SidecarWaitProcess.Result wrap(String... commandAndArgs) throws Exception {
+        return SidecarWaitProcess.run(Map.of(), null, args(commandAndArgs));
+    }
+
+    private String[] args(String... commandAndArgs) {
+        String[] args = new String[4 + commandAndArgs.length];
+        System.arraycopy(new String[] {"wait", "--url", ready, "--"}, 0, args, 0, 4);
+        System.arraycopy(commandAndArgs, 0, args, 4, commandAndArgs.length);
+        return args;
+    }
+
+    @Test
+    void passesOutputArgumentsEnvironmentAndTheExitCodeThrough() throws Exception {
+        SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of("GREETING", "hello"), null, args(
+                "sh", "-c", "echo \"$GREETING $1 from $(pwd)\"; echo to-stderr >&2; exit 7", "sh", "--flag"));
+        assertEquals(7, run.exit(), run.err());
+        assertEquals("hello --flag from " + Path.of("").toAbsolutePath() + "\n", run.out(),
+                "only the command writes to stdout");
+        assertTrue(run.err().contains("to-stderr"), run.err());
+        assertTrue(run.err().contains("sh exited with code 7"), run.err());
+    }
+
+    @Test
+    void passesStdinThrough() throws Exception {
+        Path input = dir.resolve("input.txt");
+        Files.writeString(input, "line one\nline two\n");
+        SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of(), input.toFile(), args("cat"));
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("line one\nline two\n", run.out());
+    }
+
+    @Test
+    void commandNotFoundIs127AndNotExecutableIs126() throws Exception {
+        SidecarWaitProcess.Result missing = wrap("no-such-command-for-sidecar-wait");
+        assertEquals(127, missing.exit());
+        assertTrue(missing.err().contains("no-such-command-for-sidecar-wait: command not found"), missing.err());
+
+        Path script = dir.resolve("not-executable.sh");
+        Files.writeString(script, "echo should not run\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rw-r--r--"));
+        SidecarWaitProcess.Result denied = wrap(script.toString());
+        assertEquals(126, denied.exit());
+        assertTrue(denied.err().contains(script + ": permission denied"), denied.err());
+        assertEquals("", denied.out());
+    }
+
+    @Test
+    void aCommandKilledBySignalNExitsWith128PlusN() throws Exception {
+        assertEquals(137, wrap("sh", "-c", "kill -KILL $$").exit());
+        assertEquals(143, wrap("sh", "-c", "kill -TERM $$").exit());
+    }
+
+    @Test
+    void signalsSentToTheWrapperReachTheCommandWhichDecidesTheExitCode() throws Exception {
+        Path out = dir.resolve("out.txt");
+        Process wrapper = SidecarWaitProcess.builder(args("sh", "-c",
+                        "trap 'echo got HUP' HUP; trap 'echo got USR2' USR2; trap 'echo got TERM; exit 42' TERM;"
+                                + " echo started; while true; do sleep 0.05; done"))
+                .redirectOutput(out.toFile()).redirectError(dir.resolve("err.txt").toFile()).start();
+        try {
+            awaitText(out, "started");
+            signal(wrapper, "HUP");
+            awaitText(out, "got HUP");
+            signal(wrapper, "USR2");
+            awaitText(out, "got USR2");
+            signal(wrapper, "TERM");
+            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the wrapper exits once the command has");
+            assertEquals(42, wrapper.exitValue(), Files.readString(dir.resolve("err.txt")));
+            assertTrue(Files.readString(out).contains("got TERM"));
+        } finally {
+            wrapper.destroyForcibly();
+        }
+    }
+
+    @Test
+    void theWrapperDoesNotExitBeforeTheCommandHas() throws Exception {
+        Path out = dir.resolve("out.txt");
+        Path pidFile = dir.resolve("pid");
+        Process wrapper = SidecarWaitProcess.builder(args("sh", "-c",
+                        "echo $$ > " + pidFile + "; trap 'sleep 1; echo cleaned up; exit 0' TERM; echo started;"
+                                + " while true; do sleep 0.05; done"))
+                .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            awaitText(out, "started");
+            long commandPid = Long.parseLong(Files.readString(pidFile).trim());
+            signal(wrapper, "TERM");
+            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS));
+            assertTrue(Files.readString(out).contains("cleaned up"), "the command finished its cleanup first");
+            assertFalse(ProcessHandle.of(commandPid).map(ProcessHandle::isAlive).orElse(false), "no orphan left");
+            assertEquals(0, wrapper.exitValue());
+        } finally {
+            wrapper.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aSignalDuringTheWaitEndsItAtOnceAndTheCommandNeverStarts() throws Exception {
+        Path marker = dir.resolve("started");
+        Path err = dir.resolve("err.txt");
+        Process wrapper = SidecarWaitProcess.builder("wait", "--url", "tcp://127.0.0.1:1", "--timeout", "1h",
+                        "--", "touch", marker.toString())
+                .redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            awaitText(err, "Waiting for Envoy proxy");
+            signal(wrapper, "INT");
+            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the wait ended");
+            assertEquals(128 + 2, wrapper.exitValue());
+            assertFalse(Files.exists(marker), "the command was not started");
+            assertTrue(Files.readString(err).contains("Received SIGINT while waiting for the proxy"));
+        } finally {
+            wrapper.destroyForcibly();
+        }
+    }
+
+    @Test
+    void onTimeoutTheCommandNeverStartsUnlessToldToContinue() throws Exception {
+        Path marker = dir.resolve("started");
+        SidecarWaitProcess.Result failed = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", "tcp://127.0.0.1:1",
+                "--timeout", "400ms", "--", "touch", marker.toString());
+        assertEquals(1, failed.exit());
+        assertFalse(Files.exists(marker));
+
+        SidecarWaitProcess.Result continued = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", "tcp://127.0.0.1:1",
+                "--timeout", "400ms", "--on-timeout", "continue", "--", "touch", marker.toString());
+        assertEquals(0, continued.exit(), continued.err());
+        assertTrue(Files.exists(marker));
+    }
+
+    @Test
+    void theQuitPostArrivesAfterTheCommandEndsAndTheExitCodeIsKept() throws Exception {
+        Path marker = dir.resolve("finished");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        HttpServer sidecar = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);
+        sidecar.createContext("/quitquitquit", exchange -> {
+            seen.add(exchange.getRequestMethod() + " after command: " + Files.exists(marker));
+            byte[] body = "OK".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        sidecar.start();
+        try {
+            String quit = "http://localhost:" + sidecar.getAddress().getPort() + "/quitquitquit";
+            SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", ready,
+                    "--quit-url", quit, "--", "sh", "-c", "sleep 0.2; touch " + marker + "; exit 3");
+            assertEquals(3, run.exit(), run.err());
+            assertEquals(List.of("POST after command: true"), seen);
+            assertTrue(run.err().contains("Asked the sidecar to quit: POST " + quit + " answered HTTP 200 (OK)"), run.err());
+        } finally {
+            sidecar.stop(0);
+        }
+    }
+
+    @Test
+    void anUnreachableSidecarIsLoggedAndNeverChangesTheExitCode() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            closed = s.getLocalPort();
+        }
+        SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", ready,
+                "--quit-url", "http://127.0.0.1:" + closed + "/quitquitquit", "--quit-timeout", "1s", "--", "true");
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.err().contains("Could not ask the sidecar to quit: POST http://127.0.0.1:" + closed
+                + "/quitquitquit: connection refused"), run.err());
+    }
+
+    @Test
+    void disabledSkipsTheWaitButNeverTheQuit() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        HttpServer sidecar = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);
+        sidecar.createContext("/quitquitquit", exchange -> {
+            seen.add(exchange.getRequestMethod());
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        sidecar.start();
+        try {
+            SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of("SIDECAR_WAIT_DISABLED", "true"), null,
+                    "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "1h",
+                    "--quit-url", "http://127.0.0.1:" + sidecar.getAddress().getPort() + "/quitquitquit", "--", "true");
+            assertEquals(0, run.exit(), run.err());
+            assertEquals(List.of("POST"), seen);
+        } finally {
+            sidecar.stop(0);
+        }
+    }
+
+    private static void signal(Process process, String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-s", name, Long.toString(process.pid())).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -s " + name);
+    }
+
+    private static void awaitText(Path file, String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(file) && Files.readString(file).contains(text)) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("'" + text + "' never appeared in " + file + ": "
+                + (Files.exists(file) ? Files.readString(file) : "(no file)"));
+    }
+}
