@@ -15,7 +15,8 @@ public final class Cli {
     public static CommandLine commandLine(Context context) {
         CommandLine cli = new CommandLine(new SidecarWaitCommand())
                 .addSubcommand(new WaitCommand(context))
-                .addSubcommand(new QuitCommand(context));
+                .addSubcommand(new QuitCommand(context))
+                .addSubcommand(new DrainCommand(context, java.nio.file.Path.of("/proc")));
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new java.io.PrintWriter(context.out(), true));
         cli.setErr(new java.io.PrintWriter(context.err(), true));

@@ -1,0 +1,141 @@
+package dev.sidecarwait.cli;
+
+import dev.sidecarwait.drain.DrainPolicy;
+import dev.sidecarwait.drain.Drainer;
+import dev.sidecarwait.drain.ProcNetTcp;
+import dev.sidecarwait.drain.SocketOwners;
+import dev.sidecarwait.drain.TcpSocket;
+import dev.sidecarwait.output.Log;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "drain", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
+        description = {"Hold shutdown until the application has let go: the preStop side, without netstat or a shell.",
+                "Reads the pod's sockets from /proc/net/tcp and /proc/net/tcp6 (every container of a pod shares them)."},
+        footer = {"",
+                "Without --port: waits until no TCP socket is listening except the proxy's own. With --port: waits",
+                "until nothing listens on those ports and no established connection remains on them.",
+                "A socket is the proxy's own when its owner process (seen in /proc/PID/fd) is one of --exclude-process;",
+                "when the owner cannot be seen (another container), when its port is one of Istio's ports.",
+                "Ports given with --exclude-port never count, whoever holds them.",
+                "",
+                "Exit codes: 0 drained, 1 still open at the timeout (or the socket table cannot be read), 2 bad usage.",
+                "",
+                "Examples:",
+                "  In the proxy container's preStop hook (replaces the netstat loop):",
+                "    sidecar-wait drain --timeout 25s",
+                "  Or only until the app serving on 8080 has closed its listener and its connections:",
+                "    sidecar-wait drain --port 8080 --timeout 25s",
+                "  In the app container's preStop hook: hold 5s while the mesh stops routing here (the app's own",
+                "  port stays open until the SIGTERM this hook holds back, so it must not count):",
+                "    sidecar-wait drain --min 5s --exclude-port 8080"})
+final class DrainCommand implements Callable<Integer> {
+
+    private final Context context;
+    private final Path proc;
+
+    @Mixin
+    LogOptions logging;
+
+    @Option(names = "--port", paramLabel = "PORT",
+            description = "Only these local ports (repeatable); then established connections on them count too.")
+    List<Integer> ports = new ArrayList<>();
+
+    @Option(names = "--exclude-process", paramLabel = "NAMES", split = ",",
+            description = "The proxy's process names, whose sockets never count. Default: envoy,pilot-agent.")
+    List<String> excludeProcesses;
+
+    @Option(names = "--exclude-port", paramLabel = "PORT",
+            description = "Ports that never count, whoever holds them (repeatable). Istio's 15000, 15001, 15004, 15006, 15008, "
+                    + "15009, 15020, 15021, 15053, 15090 are excluded too when their owner cannot be seen.")
+    List<Integer> excludePorts = new ArrayList<>();
+
+    @Option(names = "--min", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
+            description = "Hold at least this long, so the mesh stops routing to this pod first. Env: SIDECAR_WAIT_DRAIN_MIN. Default: 3s.")
+    Duration min;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
+            description = "Give up after this long; keep it under terminationGracePeriodSeconds. Env: SIDECAR_WAIT_DRAIN_TIMEOUT. Default: 30s.")
+    Duration timeout;
+
+    @Option(names = "--period", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
+            description = "Time between looks. Env: SIDECAR_WAIT_DRAIN_PERIOD. Default: 1s.")
+    Duration period;
+
+    DrainCommand(Context context, Path proc) {
+        this.context = context;
+        this.proc = proc;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Env env = new Env(context.env());
+        Log log = logging.log(context, env);
+        Set<Integer> portSet = ports("--port", ports);
+        Set<Integer> excluded = ports("--exclude-port", excludePorts);
+        Set<String> processes = new LinkedHashSet<>(excludeProcesses == null ? DrainPolicy.PROXY_PROCESSES : excludeProcesses);
+        processes.removeIf(String::isBlank);
+        Duration atLeast = min != null ? min : orDefault(env.parse("SIDECAR_WAIT_DRAIN_MIN", Durations::parse), Duration.ofSeconds(3));
+        Duration atMost = Settings.duration("--timeout", timeout, null, null, null, env, "SIDECAR_WAIT_DRAIN_TIMEOUT", Duration.ofSeconds(30));
+        Duration every = Settings.duration("--period", period, null, null, null, env, "SIDECAR_WAIT_DRAIN_PERIOD", Duration.ofSeconds(1));
+        if (atMost.compareTo(atLeast) < 0) {
+            throw new UsageError("--timeout (" + Durations.format(atMost) + ") must not be shorter than --min ("
+                    + Durations.format(atLeast) + ")");
+        }
+
+        ProcNetTcp table = new ProcNetTcp(proc);
+        SocketOwners owners = new SocketOwners(proc);
+        DrainPolicy policy = new DrainPolicy(portSet, processes, new LinkedHashSet<>(DrainPolicy.ISTIO_PORTS), excluded);
+        try {
+            table.read();
+        } catch (IOException e) {
+            log.error("Cannot read the socket table under " + proc + ": " + e.getMessage());
+            return 1;
+        }
+        String what = portSet.isEmpty() ? "no application socket is listening"
+                : "nothing is listening or connected on port " + portSet.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        log.info("Draining: waiting until " + what + " (at least " + Durations.inSeconds(atLeast) + ", at most "
+                + Durations.inSeconds(atMost) + ")...");
+        Drainer.Look look = () -> {
+            List<TcpSocket> sockets = table.read();
+            return policy.stillOpen(sockets, owners.of(policy.candidates(sockets)));
+        };
+        Drainer.Outcome outcome = new Drainer(context.clock(), look).drain(atLeast, atMost, every,
+                open -> log.debug("Still open: " + describe(open)),
+                failure -> log.warn("Cannot read the socket table: " + failure));
+        if (outcome.drained()) {
+            log.info("Drained after " + Durations.inSeconds(Duration.ofMillis(outcome.elapsed().toMillis())) + ": " + what);
+            return 0;
+        }
+        log.error("Gave up after " + Durations.inSeconds(atMost) + "; still open: " + describe(outcome.open()));
+        return 1;
+    }
+
+    private static String describe(List<DrainPolicy.Open> open) {
+        return open.isEmpty() ? "(unknown: the socket table could not be read)"
+                : open.stream().map(DrainPolicy.Open::toString).collect(Collectors.joining("; "));
+    }
+
+    private static Set<Integer> ports(String flag, List<Integer> values) {
+        for (int port : values) {
+            if (port < 1 || port > 65535) {
+                throw UsageError.invalid(flag, "'" + port + "' is not a port from 1 to 65535");
+            }
+        }
+        return new LinkedHashSet<>(values);
+    }
+
+    private static Duration orDefault(Duration value, Duration fallback) {
+        return value != null ? value : fallback;
+    }
+}
