@@ -15,6 +15,7 @@ public final class Cli {
     public static CommandLine commandLine(Context context) {
         CommandLine cli = new CommandLine(new SidecarWaitCommand())
                 .addSubcommand(new WaitCommand(context))
+                .addSubcommand(new CheckCommand(context))
                 .addSubcommand(new QuitCommand(context))
                 .addSubcommand(new DrainCommand(context, java.nio.file.Path.of("/proc")));
         cli.setCaseInsensitiveEnumValuesAllowed(true);

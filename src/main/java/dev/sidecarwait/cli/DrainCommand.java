@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
                 "Without --port: waits until no TCP socket is listening except the proxy's own. With --port: waits",
                 "until nothing listens on those ports and no established connection remains on them.",
                 "A socket is the proxy's own when its owner process (seen in /proc/PID/fd) is one of --exclude-process;",
-                "when the owner cannot be seen (another container), when its port is one of Istio's ports.",
+                "when the owner cannot be seen (another container), when its port is one of the mesh's own ports.",
                 "Ports given with --exclude-port never count, whoever holds them.",
                 "",
                 "Exit codes: 0 drained, 1 still open at the timeout (or the socket table cannot be read), 2 bad usage.",
@@ -47,17 +47,22 @@ final class DrainCommand implements Callable<Integer> {
     @Mixin
     LogOptions logging;
 
+    @Mixin
+    MeshOption meshOption;
+
     @Option(names = "--port", paramLabel = "PORT",
             description = "Only these local ports (repeatable); then established connections on them count too.")
     List<Integer> ports = new ArrayList<>();
 
     @Option(names = "--exclude-process", paramLabel = "NAMES", split = ",",
-            description = "The proxy's process names, whose sockets never count. Default: envoy,pilot-agent.")
+            description = "The proxy's process names, whose sockets never count. Default: the mesh's (istio: envoy,pilot-agent; "
+                    + "linkerd: linkerd2-proxy; envoy: envoy).")
     List<String> excludeProcesses;
 
     @Option(names = "--exclude-port", paramLabel = "PORT",
-            description = "Ports that never count, whoever holds them (repeatable). Istio's 15000, 15001, 15004, 15006, 15008, "
-                    + "15009, 15020, 15021, 15053, 15090 are excluded too when their owner cannot be seen.")
+            description = "Ports that never count, whoever holds them (repeatable). The mesh's own ports are excluded too when "
+                    + "their owner cannot be seen (istio: 15000, 15001, 15004, 15006, 15008, 15009, 15020, 15021, 15053, 15090; "
+                    + "linkerd: 4140, 4143, 4190, 4191; envoy: 9901).")
     List<Integer> excludePorts = new ArrayList<>();
 
     @Option(names = "--min", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
@@ -83,7 +88,8 @@ final class DrainCommand implements Callable<Integer> {
         Log log = logging.log(context, env);
         Set<Integer> portSet = ports("--port", ports);
         Set<Integer> excluded = ports("--exclude-port", excludePorts);
-        Set<String> processes = new LinkedHashSet<>(excludeProcesses == null ? DrainPolicy.PROXY_PROCESSES : excludeProcesses);
+        Mesh mesh = meshOption.resolve(env);
+        Set<String> processes = new LinkedHashSet<>(excludeProcesses == null ? mesh.proxyProcesses : excludeProcesses);
         processes.removeIf(String::isBlank);
         Duration atLeast = min != null ? min : orDefault(env.parse("SIDECAR_WAIT_DRAIN_MIN", Durations::parse), Duration.ofSeconds(3));
         Duration atMost = Settings.duration("--timeout", timeout, null, null, null, env, "SIDECAR_WAIT_DRAIN_TIMEOUT", Duration.ofSeconds(30));
@@ -95,7 +101,7 @@ final class DrainCommand implements Callable<Integer> {
 
         ProcNetTcp table = new ProcNetTcp(proc);
         SocketOwners owners = new SocketOwners(proc);
-        DrainPolicy policy = new DrainPolicy(portSet, processes, new LinkedHashSet<>(DrainPolicy.ISTIO_PORTS), excluded);
+        DrainPolicy policy = new DrainPolicy(portSet, processes, new LinkedHashSet<>(mesh.proxyPorts), excluded);
         try {
             table.read();
         } catch (IOException e) {

@@ -6,21 +6,20 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** What to probe and how each request is made: shared by the commands that look at targets. */
 final class ProbeOptions {
 
-    static final String DEFAULT_URL = "http://localhost:15020/healthz/ready";
-
     @Option(names = "--url", paramLabel = "URL", converter = Converters.TargetConverter.class,
             description = {"Readiness endpoint, an http:// URL or tcp://HOST:PORT. Repeat for several; all must be ready.",
-                    "Env: SIDECAR_WAIT_URL (comma-separated). Default: " + DEFAULT_URL
-                            + " (Istio's pilot-agent; Istio also serves it on 15021)."})
+                    "Env: SIDECAR_WAIT_URL (comma-separated). Default: the mesh's; Istio's is "
+                            + "http://localhost:15020/healthz/ready (also served on 15021)."})
     List<Target> urls = new ArrayList<>();
 
     @Option(names = "--expect-status", paramLabel = "CODES", converter = Converters.StatusConverter.class,
-            description = "Status codes that mean ready: a code, a list or a range, e.g. 200, 200,204, 200-399. Env: SIDECAR_WAIT_EXPECT_STATUS. Default: 200.")
+            description = "Status codes that mean ready: a code, a list or a range, e.g. 200, 200,204, 200-399. Env: SIDECAR_WAIT_EXPECT_STATUS. Default: the mesh's (istio, envoy: 200; linkerd: 200-299).")
     ExpectedStatus expectStatus;
 
     @Option(names = "--request-timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
@@ -31,12 +30,43 @@ final class ProbeOptions {
             description = "pilot-agent's spelling of --request-timeout, in milliseconds.")
     Integer requestTimeoutMillis;
 
+    @Option(names = "--admin-url", paramLabel = "URL|none",
+            description = "Envoy's admin API, asked why the proxy is not ready (check, wait --verbose); none to skip. "
+                    + "Env: SIDECAR_WAIT_ADMIN_URL. Default: the mesh's (istio: http://localhost:15000, envoy: http://localhost:9901, linkerd: none).")
+    String adminUrl;
+
+    @Mixin
+    MeshOption meshOption;
+
     List<Target> targets(Env env) {
         if (!urls.isEmpty()) {
             return List.copyOf(urls);
         }
         List<Target> fromEnv = targetList(env, "SIDECAR_WAIT_URL");
-        return fromEnv.isEmpty() ? List.of(Target.parse(DEFAULT_URL)) : fromEnv;
+        return fromEnv.isEmpty() ? List.of(Target.parse(meshOption.resolve(env).readyUrl)) : fromEnv;
+    }
+
+    /** Null when there is no admin API to ask. */
+    Target.Http adminUrl(Env env) {
+        String source = adminUrl != null ? "--admin-url" : "SIDECAR_WAIT_ADMIN_URL";
+        String value = adminUrl != null ? adminUrl.trim() : env.get("SIDECAR_WAIT_ADMIN_URL");
+        if (value == null) {
+            String preset = meshOption.resolve(env).adminUrl;
+            return preset == null ? null : (Target.Http) Target.parse(preset);
+        }
+        if (value.equalsIgnoreCase("none")) {
+            return null;
+        }
+        Target target;
+        try {
+            target = Target.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw UsageError.invalid(source, "'" + value + "': " + e.getMessage());
+        }
+        if (!(target instanceof Target.Http http)) {
+            throw UsageError.invalid(source, "'" + value + "' is not an http:// URL");
+        }
+        return http;
     }
 
     /** A comma-separated list of targets from one environment variable; empty when unset. */
@@ -62,7 +92,7 @@ final class ProbeOptions {
             return expectStatus;
         }
         ExpectedStatus fromEnv = env.parse("SIDECAR_WAIT_EXPECT_STATUS", ExpectedStatus::parse);
-        return fromEnv != null ? fromEnv : ExpectedStatus.OK;
+        return fromEnv != null ? fromEnv : ExpectedStatus.parse(meshOption.resolve(env).expectStatus);
     }
 
     Duration requestTimeout(Env env) {

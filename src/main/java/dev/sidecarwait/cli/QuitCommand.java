@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
                 "",
                 "Examples:",
                 "  sidecar-wait quit                                            # Istio: " + SidecarQuit.ISTIO_URL,
-                "  sidecar-wait quit --url http://localhost:4191/shutdown        # Linkerd",
+                "  sidecar-wait quit --mesh linkerd                             # http://localhost:4191/shutdown",
                 "  run-batch; code=$?; sidecar-wait quit; exit $code"})
 final class QuitCommand implements Callable<Integer> {
 
@@ -27,9 +27,12 @@ final class QuitCommand implements Callable<Integer> {
     @Mixin
     LogOptions logging;
 
+    @Mixin
+    MeshOption meshOption;
+
     @Option(names = "--url", paramLabel = "URL", converter = Converters.TargetConverter.class,
             description = "Quit endpoint to POST to; repeatable. Env: SIDECAR_WAIT_QUIT_URL (comma-separated). Default: "
-                    + SidecarQuit.ISTIO_URL + ".")
+                    + "the mesh's (istio: " + SidecarQuit.ISTIO_URL + ", linkerd: http://localhost:4191/shutdown, envoy: http://localhost:9901/quitquitquit).")
     List<Target> urls = new ArrayList<>();
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
@@ -46,7 +49,7 @@ final class QuitCommand implements Callable<Integer> {
         Log log = logging.log(context, env);
         List<Target> chosen = !urls.isEmpty() ? urls : ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL");
         List<Target.Http> quitUrls = chosen.isEmpty()
-                ? List.of((Target.Http) Target.parse(SidecarQuit.ISTIO_URL))
+                ? List.of((Target.Http) Target.parse(meshOption.resolve(env).quitUrl))
                 : QuitOptions.httpOnly(urls.isEmpty() ? "SIDECAR_WAIT_QUIT_URL" : "--url", chosen);
         Duration each = QuitOptions.timeout("--timeout", timeout, env);
         return new SidecarQuit(context.clock(), log).post(quitUrls, each) ? 0 : 1;

@@ -1,6 +1,7 @@
 package dev.sidecarwait.cli;
 
 import dev.sidecarwait.output.Log;
+import dev.sidecarwait.probe.EnvoyAdmin;
 import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
@@ -37,9 +38,10 @@ import picocli.CommandLine.Spec;
                 "    sidecar-wait wait --timeoutSeconds 120",
                 "  Before starting an app in a shell entrypoint:",
                 "    sidecar-wait wait --timeout 90s && exec start-app",
-                "  Istio 1.6+ health port, Linkerd, a database port:",
+                "  Istio's health port, Linkerd, plain Envoy, a database port:",
                 "    sidecar-wait wait --url http://localhost:15021/healthz/ready",
-                "    sidecar-wait wait --url http://localhost:4191/ready --expect-status 200-299",
+                "    sidecar-wait wait --mesh linkerd",
+                "    sidecar-wait wait --mesh envoy --verbose      # says why Envoy is not ready yet",
                 "    sidecar-wait wait --url tcp://localhost:5432 --period 250ms",
                 "  Same image on a laptop, where no sidecar exists:",
                 "    sidecar-wait wait --skip-outside-kubernetes",
@@ -84,7 +86,7 @@ final class WaitCommand implements Callable<Integer> {
     List<Target> quitUrls = new ArrayList<>();
 
     @Option(names = "--quit-sidecar",
-            description = "Shorthand for --quit-url " + SidecarQuit.ISTIO_URL + " (Istio).")
+            description = "Shorthand for --quit-url with the mesh's quit URL (Istio: " + SidecarQuit.ISTIO_URL + ").")
     boolean quitSidecar;
 
     @Option(names = "--quit-timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
@@ -119,6 +121,7 @@ final class WaitCommand implements Callable<Integer> {
         OnTimeout whenLate = onTimeout != null ? onTimeout : env.parse("SIDECAR_WAIT_ON_TIMEOUT", WaitCommand::onTimeout);
         boolean skipOutside = skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES");
         NetworkProber prober = new NetworkProber(context.clock(), probe.expectedStatus(env));
+        Target.Http admin = probe.adminUrl(env);
         List<Target.Http> quit = quitUrls(env);
         Duration quitEach = QuitOptions.timeout("--quit-timeout", quitTimeout, env);
         if (!command.isEmpty() && !spec.commandLine().getParseResult().originalArgs().contains("--")) {
@@ -139,7 +142,7 @@ final class WaitCommand implements Callable<Integer> {
                 log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
                 return 0;
             }
-            return waitForTargets(log, prober, targets, total, every, requestTimeout, whenLate);
+            return waitForTargets(log, prober, admin, targets, total, every, requestTimeout, whenLate);
         };
         if (command.isEmpty()) {
             return waitStep.call();
@@ -155,11 +158,13 @@ final class WaitCommand implements Callable<Integer> {
         return code;
     }
 
-    private int waitForTargets(Log log, NetworkProber prober, List<Target> targets, Duration total, Duration every,
-                               Duration requestTimeout, OnTimeout whenLate) throws InterruptedException {
+    private int waitForTargets(Log log, NetworkProber prober, Target.Http admin, List<Target> targets, Duration total,
+                               Duration every, Duration requestTimeout, OnTimeout whenLate) throws InterruptedException {
         log.info("Waiting for Envoy proxy to be ready (timeout: " + Durations.inSeconds(total) + ")...");
+        long deadline = context.clock().nanoTime() + total.toNanos();
+        EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
         Waiter.Outcome outcome = new Waiter(context.clock(), prober).await(targets, total, every, requestTimeout,
-                failed -> log.debug("Not ready yet: " + describe(failed)));
+                failed -> log.debug("Not ready yet: " + describe(failed) + explanation(envoy, admin, log, requestTimeout, deadline)));
         if (outcome.ready()) {
             log.info("Envoy is ready!");
             return 0;
@@ -174,13 +179,23 @@ final class WaitCommand implements Callable<Integer> {
         return 1;
     }
 
+    /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */
+    private String explanation(EnvoyAdmin envoy, Target.Http admin, Log log, Duration requestTimeout, long deadline) {
+        long left = deadline - context.clock().nanoTime();
+        if (admin == null || !log.isDebug() || left <= 0) {
+            return "";
+        }
+        Duration budget = Duration.ofNanos(Math.min(requestTimeout.toNanos(), left) / 2);
+        return " (" + envoy.diagnose(admin, budget).explanation() + ")";
+    }
+
     private List<Target.Http> quitUrls(Env env) {
         List<Target.Http> urls = new ArrayList<>(QuitOptions.httpOnly("--quit-url", quitUrls));
         if (urls.isEmpty()) {
             urls.addAll(QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL")));
         }
         if (quitSidecar) {
-            urls.add((Target.Http) Target.parse(SidecarQuit.ISTIO_URL));
+            urls.add((Target.Http) Target.parse(probe.meshOption.resolve(env).quitUrl));
         }
         return urls;
     }

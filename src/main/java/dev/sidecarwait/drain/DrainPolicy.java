@@ -20,10 +20,6 @@ import java.util.Set;
  */
 public final class DrainPolicy {
 
-    /** Istio's own ports: admin, outbound, status/health, inbound, metrics, DNS, tunnels. */
-    public static final List<Integer> ISTIO_PORTS = List.of(15000, 15001, 15004, 15006, 15008, 15009, 15020, 15021, 15053, 15090);
-    public static final List<String> PROXY_PROCESSES = List.of("envoy", "pilot-agent");
-
     /** What is still open on one local port: how many listening sockets and connections, and who holds them. */
     public record Open(int port, int listening, int established, Set<String> holders) {
 

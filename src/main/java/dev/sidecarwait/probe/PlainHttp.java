@@ -18,12 +18,18 @@ import java.util.Locale;
  */
 public final class PlainHttp {
 
-    /** What came back: the status and the first line of the body. */
-    public record Response(int status, String bodyLine) {
+    /** What came back: the status and the start of the body (as much as was asked to be kept). */
+    public record Response(int status, String body) {
+
+        public String bodyLine() {
+            int end = body.indexOf('\n');
+            return (end < 0 ? body : body.substring(0, end)).strip();
+        }
     }
 
     private static final int MAX_HEADER_BYTES = 16 * 1024;
-    private static final int KEPT_BODY_BYTES = 512;
+    /** Enough for a probe's messages; callers that parse a body ask for more. */
+    public static final int KEEP_FOR_MESSAGES = 512;
 
     private final Clock clock;
     private final Connector connector;
@@ -34,13 +40,17 @@ public final class PlainHttp {
     }
 
     public Response exchange(String method, Target.Http target, long timeoutMillis) throws ProbeFailure {
+        return exchange(method, target, timeoutMillis, KEEP_FOR_MESSAGES);
+    }
+
+    public Response exchange(String method, Target.Http target, long timeoutMillis, int keepBytes) throws ProbeFailure {
         long deadline = clock.nanoTime() + timeoutMillis * 1_000_000;
         Socket socket = connector.connect(target.host(), target.port(), deadline, timeoutMillis);
         try (socket) {
             OutputStream out = socket.getOutputStream();
             out.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            Reader in = new Reader(socket, deadline, timeoutMillis);
+            Reader in = new Reader(socket, deadline, timeoutMillis, keepBytes);
             int status = statusOf(in.line());
             long contentLength = -1;
             boolean chunked = false;
@@ -70,7 +80,7 @@ public final class PlainHttp {
             } else {
                 in.skip(Long.MAX_VALUE, kept);
             }
-            return new Response(status, firstLine(kept));
+            return new Response(status, kept.toString(StandardCharsets.UTF_8));
         } catch (SocketTimeoutException e) {
             throw Connector.timedOut(timeoutMillis);
         } catch (IOException e) {
@@ -119,12 +129,6 @@ public final class PlainHttp {
         }
     }
 
-    private static String firstLine(ByteArrayOutputStream kept) {
-        String text = kept.toString(StandardCharsets.UTF_8);
-        int end = text.indexOf('\n');
-        return (end < 0 ? text : text.substring(0, end)).strip();
-    }
-
     private static String abbreviate(String text) {
         return text.length() <= 60 ? text : text.substring(0, 60) + "...";
     }
@@ -135,12 +139,14 @@ public final class PlainHttp {
         private final InputStream in;
         private final long deadline;
         private final long timeoutMillis;
+        private final int keepBytes;
         private final byte[] buffer = new byte[4096];
         private int start;
         private int end;
 
-        Reader(Socket socket, long deadline, long timeoutMillis) throws IOException {
+        Reader(Socket socket, long deadline, long timeoutMillis, int keepBytes) throws IOException {
             this.socket = socket;
+            this.keepBytes = keepBytes;
             this.in = socket.getInputStream();
             this.deadline = deadline;
             this.timeoutMillis = timeoutMillis;
@@ -191,7 +197,7 @@ public final class PlainHttp {
                     throw new ProbeFailure("connection closed mid-response");
                 }
                 int n = (int) Math.min(left, end - start);
-                int keep = Math.min(n, KEPT_BODY_BYTES - kept.size());
+                int keep = Math.min(n, keepBytes - kept.size());
                 if (keep > 0) {
                     kept.write(buffer, start, keep);
                 }

@@ -2,7 +2,6 @@ package dev.sidecarwait.drain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class DrainPolicyTest {
 
-    private static final Set<String> PROXY = new HashSet<>(DrainPolicy.PROXY_PROCESSES);
-    private static final Set<Integer> MESH_PORTS = new HashSet<>(DrainPolicy.ISTIO_PORTS);
+    private static final Set<String> PROXY = Set.of("envoy", "pilot-agent");
+    private static final Set<Integer> MESH_PORTS = Set.of(15000, 15001, 15004, 15006, 15008, 15009, 15020, 15021, 15053, 15090);
 
     private static TcpSocket listen(int port, long inode) {
         return new TcpSocket("0.0.0.0", port, "0.0.0.0", 0, TcpState.LISTEN, inode);

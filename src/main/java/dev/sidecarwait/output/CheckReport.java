@@ -1,0 +1,96 @@
+package dev.sidecarwait.output;
+
+import dev.sidecarwait.probe.EnvoyAdmin;
+import dev.sidecarwait.probe.ProbeResult;
+import dev.sidecarwait.probe.Target;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** What `check` prints: one look at every target and, where there is one, what Envoy's admin API said. */
+public final class CheckReport {
+
+    private final List<ProbeResult> results;
+    private final EnvoyAdmin.Diagnosis envoy;
+    private final Instant at;
+
+    public CheckReport(List<ProbeResult> results, EnvoyAdmin.Diagnosis envoy, Instant at) {
+        this.results = results;
+        this.envoy = envoy;
+        this.at = at;
+    }
+
+    public boolean allReady() {
+        return results.stream().allMatch(ProbeResult::ready);
+    }
+
+    public void printText(PrintStream out) {
+        out.println(DateTimeFormatter.ISO_INSTANT.format(at.truncatedTo(ChronoUnit.MILLIS)) + "  "
+                + (allReady() ? "ready" : "NOT READY"));
+        for (ProbeResult result : results) {
+            List<String> parts = new ArrayList<>();
+            parts.add(result.ready() ? "ready    " : "NOT READY");
+            parts.add(result.target().text());
+            if (result.status() != 0) {
+                parts.add("HTTP " + result.status());
+            } else {
+                parts.add(result.ready() ? "connected" : result.detail());
+            }
+            parts.add(result.latency().toMillis() + " ms");
+            if (!result.bodyLine().isEmpty()) {
+                parts.add("\"" + abbreviate(result.bodyLine()) + "\"");
+            }
+            out.println("  " + String.join("  ", parts));
+        }
+        if (envoy != null) {
+            String facts = envoy.state() == null ? "" : "state " + envoy.state() + statsText(envoy.stats()) + ": ";
+            out.println("  envoy " + envoy.adminUrl() + ": " + facts + envoy.explanation());
+        }
+        out.flush();
+    }
+
+    public void printJson(PrintStream out) {
+        StringBuilder json = new StringBuilder("{\"time\":").append(Json.quote(at.toString()))
+                .append(",\"ready\":").append(allReady()).append(",\"targets\":[");
+        for (int i = 0; i < results.size(); i++) {
+            ProbeResult result = results.get(i);
+            json.append(i == 0 ? "" : ",").append("{\"url\":").append(Json.quote(result.target().text()))
+                    .append(",\"kind\":").append(Json.quote(result.target() instanceof Target.Http ? "http" : "tcp"))
+                    .append(",\"ready\":").append(result.ready())
+                    .append(",\"status\":").append(result.status() == 0 ? "null" : Integer.toString(result.status()))
+                    .append(",\"error\":").append(result.ready() ? "null" : Json.quote(result.detail()))
+                    .append(",\"latencyMillis\":").append(result.latency().toMillis())
+                    .append(",\"body\":").append(Json.quote(result.bodyLine())).append('}');
+        }
+        json.append(']');
+        if (envoy != null) {
+            json.append(",\"envoy\":{\"admin\":").append(Json.quote(envoy.adminUrl()))
+                    .append(",\"reachable\":").append(envoy.reachable())
+                    .append(",\"state\":").append(envoy.state() == null ? "null" : Json.quote(envoy.state()))
+                    .append(",\"stats\":{");
+            int n = 0;
+            for (Map.Entry<String, Long> stat : envoy.stats().entrySet()) {
+                json.append(n++ == 0 ? "" : ",").append(Json.quote(stat.getKey())).append(':').append(stat.getValue());
+            }
+            json.append("},\"explanation\":").append(Json.quote(envoy.explanation())).append('}');
+        }
+        out.println(json.append('}'));
+        out.flush();
+    }
+
+    private static String statsText(Map<String, Long> stats) {
+        if (stats.isEmpty()) {
+            return "";
+        }
+        return ", CDS updates " + stats.getOrDefault(EnvoyAdmin.CDS, -1L) + ", LDS updates "
+                + stats.getOrDefault(EnvoyAdmin.LDS, -1L) + ", workers started " + stats.getOrDefault(EnvoyAdmin.WORKERS, -1L);
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "...";
+    }
+}
