@@ -1,5 +1,7 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.process.NativeImage;
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -13,11 +15,17 @@ public final class Cli {
     }
 
     public static CommandLine commandLine(Context context) {
+        return commandLine(context, NativeImage.executable());
+    }
+
+    /** {@code self}: the native binary that `install` copies; null on the JVM. */
+    public static CommandLine commandLine(Context context, Path self) {
         CommandLine cli = new CommandLine(new SidecarWaitCommand())
                 .addSubcommand(new WaitCommand(context))
                 .addSubcommand(new CheckCommand(context))
                 .addSubcommand(new QuitCommand(context))
-                .addSubcommand(new DrainCommand(context, java.nio.file.Path.of("/proc")));
+                .addSubcommand(new DrainCommand(context, Path.of("/proc")))
+                .addSubcommand(new InstallCommand(context, self));
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new java.io.PrintWriter(context.out(), true));
         cli.setErr(new java.io.PrintWriter(context.err(), true));
@@ -44,7 +52,10 @@ public final class Cli {
     }
 
     public static int run(Context context, String... args) {
-        CommandLine cli = commandLine(context);
+        return run(commandLine(context), context, args);
+    }
+
+    static int run(CommandLine cli, Context context, String... args) {
         if (args.length == 0) {
             cli.usage(context.err());
             return USAGE;

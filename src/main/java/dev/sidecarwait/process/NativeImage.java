@@ -1,10 +1,17 @@
 package dev.sidecarwait.process;
 
-/** Whether this code runs inside a GraalVM native image (ImageInfo's property, read without loading the SDK). */
-final class NativeImage {
+import java.nio.file.Path;
 
-    static final boolean RUNTIME = "runtime".equals(System.getProperty("org.graalvm.nativeimage.imagecode"));
+/** Whether this code runs inside a GraalVM native image (ImageInfo's property, read without loading the SDK). */
+public final class NativeImage {
+
+    public static final boolean RUNTIME = "runtime".equals(System.getProperty("org.graalvm.nativeimage.imagecode"));
 
     private NativeImage() {
+    }
+
+    /** This process's executable when it is the native binary; null on the JVM (where it would be java). */
+    public static Path executable() {
+        return RUNTIME ? ProcessHandle.current().info().command().map(Path::of).orElse(null) : null;
     }
 }

@@ -1,0 +1,68 @@
+package dev.sidecarwait.cli;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "install", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
+        description = {"Copy this binary into DIR (as DIR/sidecar-wait, mode 0755), for an init container that hands it to",
+                "the pod's other containers through a shared emptyDir. Only the native binary can install itself."},
+        footer = {"",
+                "Exit codes: 0 installed, 1 could not (no such directory, not writable, not the native binary), 2 bad usage.",
+                "",
+                "Example (the init container of examples/kubernetes/install-init-container.yaml):",
+                "  /sidecar-wait install /shared"})
+final class InstallCommand implements Callable<Integer> {
+
+    private final Context context;
+    private final Path self;
+
+    @Parameters(paramLabel = "DIR", description = "Where to put sidecar-wait; usually an emptyDir volume's mount point.")
+    Path directory;
+
+    /** {@code self} is the running native binary, or null on the JVM. */
+    InstallCommand(Context context, Path self) {
+        this.context = context;
+        this.self = self;
+    }
+
+    @Override
+    public Integer call() {
+        if (self == null) {
+            context.err().println("sidecar-wait install: this is the JVM build; only the native binary can copy itself "
+                    + "(build it with mvn -Pnative package, or copy target/sidecar-wait.jar with a JVM)");
+            return 1;
+        }
+        if (!Files.isDirectory(directory)) {
+            context.err().println("sidecar-wait install: " + directory + " is not a directory (mount the shared volume there)");
+            return 1;
+        }
+        Path target = directory.resolve("sidecar-wait");
+        Path partial = directory.resolve(".sidecar-wait.partial");
+        try {
+            // Copied under another name, then renamed: a container starting at the same moment never runs half a file.
+            Files.copy(self, partial, StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException | AccessDeniedException e) {
+            context.err().println("sidecar-wait install: cannot write " + target + ": " + describe(e));
+            return 1;
+        } catch (IOException e) {
+            context.err().println("sidecar-wait install: cannot install into " + directory + ": " + describe(e));
+            return 1;
+        }
+        context.err().println("sidecar-wait install: installed " + target);
+        return 0;
+    }
+
+    private static String describe(IOException e) {
+        return e instanceof AccessDeniedException ? "permission denied" : String.valueOf(e.getMessage());
+    }
+}

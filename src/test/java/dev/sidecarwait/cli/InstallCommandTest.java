@@ -1,0 +1,78 @@
+package dev.sidecarwait.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sidecarwait.Clock;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * `install` copies "the running binary". On the JVM there is none, so the tests hand the command a real file
+ * to stand for it; the copying is the real code path.
+ */
+class InstallCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String err) {
+    }
+
+    private Run install(Path self, String... args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Context context = new Context(Map.of(), Clock.SYSTEM, new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String[] all = new String[args.length + 1];
+        all[0] = "install";
+        System.arraycopy(args, 0, all, 1, args.length);
+        int exit = Cli.run(Cli.commandLine(context, self), context, all);
+        return new Run(exit, err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void copiesTheBinaryExecutableAndReplacesAnOldOne() throws Exception {
+        Path binary = Files.write(dir.resolve("binary"), new byte[] {0x7f, 'E', 'L', 'F', 1, 2, 3});
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Files.writeString(shared.resolve("sidecar-wait"), "an older version");
+        Run run = install(binary, shared.toString());
+        assertEquals(0, run.exit(), run.err());
+        Path installed = shared.resolve("sidecar-wait");
+        assertArrayEquals(Files.readAllBytes(binary), Files.readAllBytes(installed));
+        assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(installed)));
+        assertFalse(Files.exists(shared.resolve(".sidecar-wait.partial")));
+        assertTrue(run.err().contains("installed " + installed), run.err());
+    }
+
+    @Test
+    void aMissingDirectoryIsReported() throws Exception {
+        Path binary = Files.write(dir.resolve("binary"), new byte[] {1});
+        Run run = install(binary, dir.resolve("not-mounted").toString());
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("not-mounted is not a directory"), run.err());
+    }
+
+    @Test
+    void theJvmBuildSaysItCannotInstallItself() {
+        Run run = install(null, dir.toString());
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("this is the JVM build; only the native binary can copy itself"), run.err());
+        assertFalse(Files.exists(dir.resolve("sidecar-wait")));
+    }
+
+    @Test
+    void noDirectoryIsAUsageError() {
+        Run run = install(null);
+        assertEquals(2, run.exit());
+        assertTrue(run.err().contains("missing required parameter: 'DIR'"), run.err());
+    }
+}
