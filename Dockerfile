@@ -1,11 +1,35 @@
-# A JVM image of sidecar-wait. The native image (GraalVM, static binary on scratch) replaces this; see
-# README "Native binary and image" once it lands.
-FROM maven:3.9-eclipse-temurin-17 AS build
-WORKDIR /src
-COPY pom.xml .
-COPY src src
-RUN mvn -B -q package -DskipTests
+# syntax=docker/dockerfile:1
+# The sidecar-wait image: the native binary alone, on scratch. ENTRYPOINT is the binary, so
+#   docker build -t sidecar-wait:0.1.0 .
+#   docker run --rm sidecar-wait:0.1.0 --version
+# In a pod it is used as an init container that copies itself into a shared emptyDir:
+#   command: ["/sidecar-wait", "install", "/shared"]   (see examples/kubernetes/install-init-container.yaml)
+#
+# x86-64 is the default: fully static against musl. Elsewhere (arm64), GraalVM has no musl toolchain; link
+# all but glibc statically and run on a glibc base:
+#   docker build --build-arg NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:25 \
+#                --build-arg LINKING=--static-nolibc --build-arg RUNTIME=gcr.io/distroless/base-debian12 .
+#
+# The builders are pinned by tag (GraalVM for JDK 25, which -Os needs); pin them by digest in your own
+# registry for reproducible builds.
+ARG JAR_BUILDER=maven:3.9.9-eclipse-temurin-17
+ARG NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:25-muslib
+ARG RUNTIME=scratch
 
-FROM eclipse-temurin:17-jre
-COPY --from=build /src/target/sidecar-wait.jar /opt/sidecar-wait/sidecar-wait.jar
-ENTRYPOINT ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", "/opt/sidecar-wait/sidecar-wait.jar"]
+FROM ${JAR_BUILDER} AS jar
+WORKDIR /src
+COPY pom.xml ./
+COPY native native
+COPY src/main src/main
+RUN mvn -B -q package -Dmaven.test.skip=true
+
+FROM ${NATIVE_BUILDER} AS native
+ARG LINKING="--static --libc=musl"
+WORKDIR /build
+COPY --from=jar /src/target/sidecar-wait.jar ./
+# The common arguments come from the jar (native/native-image.properties); only the linking is added here.
+RUN native-image ${LINKING} -jar sidecar-wait.jar -o sidecar-wait && ./sidecar-wait --version
+
+FROM ${RUNTIME}
+COPY --from=native /build/sidecar-wait /sidecar-wait
+ENTRYPOINT ["/sidecar-wait"]

@@ -2,6 +2,9 @@ package dev.sidecarwait.cli;
 
 import dev.sidecarwait.process.NativeImage;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -20,12 +23,26 @@ public final class Cli {
 
     /** {@code self}: the native binary that `install` copies; null on the JVM. */
     public static CommandLine commandLine(Context context, Path self) {
-        CommandLine cli = new CommandLine(new SidecarWaitCommand())
-                .addSubcommand(new WaitCommand(context))
-                .addSubcommand(new CheckCommand(context))
-                .addSubcommand(new QuitCommand(context))
-                .addSubcommand(new DrainCommand(context, Path.of("/proc")))
-                .addSubcommand(new InstallCommand(context, self));
+        return commandLine(context, self, null);
+    }
+
+    /**
+     * With {@code only} naming a command, the tree holds just that one: picocli reads every command's
+     * annotations when it is added, and a hook that runs at every pod start should not pay for the others.
+     */
+    private static CommandLine commandLine(Context context, Path self, String only) {
+        Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
+        commands.put("wait", () -> new WaitCommand(context));
+        commands.put("check", () -> new CheckCommand(context));
+        commands.put("quit", () -> new QuitCommand(context));
+        commands.put("drain", () -> new DrainCommand(context, Path.of("/proc")));
+        commands.put("install", () -> new InstallCommand(context, self));
+        CommandLine cli = new CommandLine(new SidecarWaitCommand());
+        commands.forEach((name, command) -> {
+            if (only == null || !commands.containsKey(only) || only.equals(name)) {
+                cli.addSubcommand(name, command.get());
+            }
+        });
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setOut(new java.io.PrintWriter(context.out(), true));
         cli.setErr(new java.io.PrintWriter(context.err(), true));
@@ -52,7 +69,7 @@ public final class Cli {
     }
 
     public static int run(Context context, String... args) {
-        return run(commandLine(context), context, args);
+        return run(commandLine(context, NativeImage.executable(), args.length > 0 ? args[0] : null), context, args);
     }
 
     static int run(CommandLine cli, Context context, String... args) {

@@ -24,8 +24,9 @@ final class InstallCommand implements Callable<Integer> {
     private final Context context;
     private final Path self;
 
+    // A String, not a Path: picocli converts Path reflectively, which the native image would need configured.
     @Parameters(paramLabel = "DIR", description = "Where to put sidecar-wait; usually an emptyDir volume's mount point.")
-    Path directory;
+    String directoryName;
 
     /** {@code self} is the running native binary, or null on the JVM. */
     InstallCommand(Context context, Path self) {
@@ -35,6 +36,7 @@ final class InstallCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Path directory = Path.of(directoryName);
         if (self == null) {
             context.err().println("sidecar-wait install: this is the JVM build; only the native binary can copy itself "
                     + "(build it with mvn -Pnative package, or copy target/sidecar-wait.jar with a JVM)");

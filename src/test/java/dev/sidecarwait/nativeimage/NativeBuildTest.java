@@ -1,0 +1,197 @@
+package dev.sidecarwait.nativeimage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sidecarwait.Clock;
+import dev.sidecarwait.cli.Cli;
+import dev.sidecarwait.cli.Context;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.spi.ToolProvider;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * What can be checked of the native build without GraalVM (none can be installed here): the generated
+ * reflection configuration covers the command line, no code reaches a heavy JDK subsystem, and the profile,
+ * the arguments file, the Dockerfile and the README agree.
+ */
+class NativeBuildTest {
+
+    private static final Path CLASSES = Path.of("target/classes");
+    private static final Path GENERATED = CLASSES.resolve("META-INF/native-image/picocli-generated/dev.sidecarwait/sidecar-wait");
+
+    @Test
+    void theGeneratedReflectionConfigurationNamesEveryClassPicocliReflectsOn() throws Exception {
+        String config = Files.readString(GENERATED.resolve("reflect-config.json"));
+        Set<String> named = new TreeSet<>();
+        Matcher matcher = Pattern.compile("\"name\"\\s*:\\s*\"([^\"]+)\"").matcher(config);
+        while (matcher.find()) {
+            named.add(matcher.group(1));
+        }
+        Set<String> needed = new TreeSet<>();
+        CommandLine root = Cli.commandLine(new Context(Map.of(), Clock.SYSTEM,
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())));
+        collect(root.getCommandSpec(), needed);
+        root.getSubcommands().values().forEach(sub -> collect(sub.getCommandSpec(), needed));
+        assertEquals(Set.of("check", "drain", "install", "quit", "wait"), root.getSubcommands().keySet());
+        assertTrue(needed.size() > 15, "the walk found the command line: " + needed);
+        Set<String> missing = new TreeSet<>(needed);
+        missing.removeAll(named);
+        assertEquals(Set.of(), missing, "classes picocli reflects on but the native image would not know");
+    }
+
+    private static void collect(CommandSpec spec, Set<String> needed) {
+        Object command = spec.userObject();
+        if (!(command instanceof Class<?>) && !command.getClass().getName().startsWith("picocli.")) {
+            needed.add(command.getClass().getName());
+        }
+        if (spec.versionProvider() != null && !spec.versionProvider().getClass().getName().startsWith("picocli.")) {
+            needed.add(spec.versionProvider().getClass().getName());
+        }
+        for (ArgSpec arg : spec.args()) {
+            if (arg.userObject() instanceof Field field && !field.getDeclaringClass().getName().startsWith("picocli.")) {
+                needed.add(field.getDeclaringClass().getName());
+            }
+            for (CommandLine.ITypeConverter<?> converter : arg.converters()) {
+                needed.add(converter.getClass().getName());
+            }
+            if (arg.type().isEnum()) {
+                needed.add(arg.type().getName());
+            }
+        }
+        spec.mixins().values().forEach(mixin -> collect(mixin, needed));
+    }
+
+    @Test
+    void noCodeReachesAHeavyJdkSubsystem() throws Exception {
+        Path picocli = Path.of(CommandLine.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> edges = jdeps("-verbose:class", "--multi-release", "17", "-cp", picocli.toString(),
+                CLASSES.toString(), picocli.toString());
+        assertTrue(edges.size() > 500, "jdeps reported the class graph: " + edges.size() + " edges");
+        List<String> heavy = List.of("java.net.http.", "javax.net.ssl.", "java.util.logging.", "java.sql.", "java.rmi.",
+                "javax.naming.", "java.awt.", "javax.swing.", "javax.script.", "javax.xml.", "java.lang.management.",
+                "jdk.jfr.", "javax.management.", "javax.crypto.", "java.security.cert.");
+        List<String> urlConnections = List.of("java.net.URLConnection", "java.net.HttpURLConnection", "java.net.JarURLConnection");
+        List<String> offending = new ArrayList<>();
+        for (String edge : edges) {
+            String[] parts = edge.split(" -> ");
+            String from = parts[0];
+            String to = parts[1];
+            boolean ours = from.startsWith("dev.sidecarwait.");
+            if (heavy.stream().anyMatch(to::startsWith) || urlConnections.contains(to)
+                    || ours && to.equals("java.net.URL")) {
+                offending.add(edge);
+            }
+        }
+        assertEquals(List.of(), offending);
+    }
+
+    /** "A -> B" for every class-level dependency jdeps finds. */
+    private static List<String> jdeps(String... args) {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
+        StringWriter out = new StringWriter();
+        int exit = jdeps.run(new PrintWriter(out), new PrintWriter(out), args);
+        assertEquals(0, exit, out.toString());
+        List<String> edges = new ArrayList<>();
+        for (String line : out.toString().split("\\R")) {
+            String[] fields = line.trim().split("\\s+");
+            // class edges are the indented lines; unindented ones summarise a whole archive
+            if (line.startsWith(" ") && fields.length >= 3 && fields[1].equals("->")) {
+                edges.add(fields[0] + " -> " + fields[2]);
+            }
+        }
+        return edges;
+    }
+
+    @Test
+    void theArgumentsFileIsWiredIntoTheBuildAndTheReadmeListsEveryArgument() throws Exception {
+        Path shipped = CLASSES.resolve("META-INF/native-image/dev.sidecarwait/sidecar-wait/native-image.properties");
+        assertTrue(Files.exists(shipped), "native/native-image.properties is copied where native-image looks");
+        Properties properties = new Properties();
+        try (var in = Files.newInputStream(Path.of("native/native-image.properties"))) {
+            properties.load(in);
+        }
+        List<String> args = List.of(properties.getProperty("Args").trim().split("\\s+"));
+        assertEquals(List.of("-Os", "-march=compatibility", "--install-exit-handlers", "--no-fallback", "-R:MaxHeapSize=32m"), args);
+
+        String readme = section(Files.readString(Path.of("README.md")), "## Native binary and image");
+        for (String arg : args) {
+            assertTrue(readme.contains("`" + arg + "`"), "README explains " + arg);
+        }
+        for (String linking : List.of("--static --libc=musl", "--static-nolibc")) {
+            assertTrue(readme.contains("`" + linking + "`"), "README explains " + linking);
+        }
+        assertTrue(readme.contains("does not build the native binary"), "README says plainly that CI does not build it");
+    }
+
+    @Test
+    void theNativeProfileIsWhatTheReadmeAndTheDockerfileSay() throws Exception {
+        Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Path.of("pom.xml").toFile());
+        Element nativeProfile = profile(pom, "native");
+        Element plugin = (Element) nativeProfile.getElementsByTagName("plugin").item(0);
+        assertEquals("native-maven-plugin", text(plugin, "artifactId"));
+        assertTrue(text(plugin, "version").startsWith("1.1."), "native-maven-plugin 1.1.x");
+        assertEquals("sidecar-wait", text(plugin, "imageName"));
+        assertEquals("${native.linking}", text(plugin, "buildArg"));
+        assertEquals("compile-no-fork", text(plugin, "goal"));
+        assertEquals("--static-nolibc", text((Element) pom.getElementsByTagName("properties").item(0), "native.linking"));
+        Element x86 = profile(pom, "native-x86-64");
+        assertEquals("amd64", text(x86, "arch"));
+        assertEquals("--static --libc=musl", text(x86, "native.linking"));
+
+        String dockerfile = Files.readString(Path.of("Dockerfile"));
+        assertTrue(dockerfile.contains("ARG LINKING=\"--static --libc=musl\""), dockerfile);
+        assertTrue(dockerfile.contains("--build-arg LINKING=--static-nolibc"), dockerfile);
+        assertTrue(dockerfile.contains("ghcr.io/graalvm/native-image-community:25-muslib"), "pinned musl builder");
+        assertTrue(dockerfile.contains("ARG RUNTIME=scratch"), dockerfile);
+        assertTrue(dockerfile.contains("ENTRYPOINT [\"/sidecar-wait\"]"), dockerfile);
+
+        String readme = section(Files.readString(Path.of("README.md")), "## Native binary and image");
+        assertTrue(readme.contains("mvn -Pnative package") && readme.contains("docker build"), readme);
+    }
+
+    private static Element profile(Document pom, String id) {
+        NodeList profiles = pom.getElementsByTagName("profile");
+        for (int i = 0; i < profiles.getLength(); i++) {
+            Element profile = (Element) profiles.item(i);
+            if (id.equals(text(profile, "id"))) {
+                return profile;
+            }
+        }
+        throw new AssertionError("no profile " + id + " in pom.xml");
+    }
+
+    private static String text(Element parent, String tag) {
+        NodeList nodes = parent.getElementsByTagName(tag);
+        assertTrue(nodes.getLength() > 0, "<" + tag + "> in " + parent.getTagName());
+        return nodes.item(0).getTextContent().trim();
+    }
+
+    private static String section(String markdown, String heading) {
+        int start = markdown.indexOf(heading);
+        assertTrue(start >= 0, "README has '" + heading + "'");
+        int end = markdown.indexOf("\n## ", start + heading.length());
+        return markdown.substring(start, end < 0 ? markdown.length() : end);
+    }
+}
