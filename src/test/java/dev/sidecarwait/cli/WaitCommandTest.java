@@ -100,6 +100,17 @@ class WaitCommandTest {
     }
 
     @Test
+    void theDefaultPeriodIs250MillisecondsAndThePilotAgentPaceIsOneFlagAway() {
+        // On a fake clock: sleeping advances it at once, so the count of attempts is exact.
+        CliRun quick = CliRun.run(env, new dev.sidecarwait.FakeClock(), "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "1s", "-v");
+        assertEquals(1, quick.exit());
+        assertEquals(4, quick.err().lines().filter(line -> line.contains("Not ready yet")).count(), quick.err());
+        CliRun pilotAgent = CliRun.run(env, new dev.sidecarwait.FakeClock(), "wait", "--url", "tcp://127.0.0.1:1",
+                "--timeout", "1s", "--periodMillis", "500", "-v");
+        assertEquals(2, pilotAgent.err().lines().filter(line -> line.contains("Not ready yet")).count(), pilotAgent.err());
+    }
+
+    @Test
     void onTimeoutContinueWarnsAndExitsZero() {
         stubReady(503);
         CliRun run = CliRun.run(env, "wait", "--url", ready(), "--timeout", "300ms", "--on-timeout", "continue");

@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# What a wait costs: sidecar-wait side by side with what people use today, on this machine.
+#
+#   bash scripts/bench.sh            # about four minutes; RUNS=9 for steadier medians
+#
+# Compared: sidecar-wait as shipped (scripts/sidecar-wait: the native binary when built, else the jar with the
+# launcher's JVM options and class-data cache), the bare jar on a default JVM, the seeds' curl loop, and one
+# curl request (the floor of what one probe can cost). The readiness endpoint is a real nginx from Debian's
+# packages; it answers 200 while a file exists and 503 otherwise, the switch the test flips.
+# Figures are medians of RUNS runs after a warm-up, with min and max. Writes target/bench/results.md and
+# target/bench/results.png; the last line printed is a one-line summary with the ratios to the curl loop.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+runs=${RUNS:-5}
+port=${BENCH_PORT:-18099}
+out=target/bench
+mkdir -p "$out"
+rm -f "$out"/*.tsv
+
+need() {
+  local missing=()
+  for tool in "$@"; do command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}"); done
+  if ((${#missing[@]})); then
+    echo "Installing ${missing[*]} from Debian's packages..." >&2
+    apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+need nginx:nginx curl:curl gnuplot:gnuplot-nox
+[ -x /usr/bin/time ] || need /usr/bin/time:time
+if [ ! -f target/sidecar-wait.jar ]; then mvn -B -q package -DskipTests; fi
+
+# --- the readiness endpoint: nginx, ready while $out/ready exists --------------------------------------
+ngx="$root/$out/nginx"
+mkdir -p "$ngx/logs"
+cat > "$ngx/nginx.conf" <<CONF
+worker_processes 1;
+pid $ngx/nginx.pid;
+error_log $ngx/logs/error.log warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  log_format probe '\$msec \$request_uri \$status';
+  server {
+    listen 127.0.0.1:$port;
+    location /healthz/ready {
+      access_log $ngx/logs/probes.log probe;
+      if (-f $root/$out/ready) { return 200 "ready\n"; }
+      return 503 "not ready\n";
+    }
+  }
+}
+CONF
+nginx -p "$ngx" -c "$ngx/nginx.conf" -g "user $(id -un) $(id -gn);" 2>/dev/null || nginx -p "$ngx" -c "$ngx/nginx.conf"
+trap 'nginx -p "$ngx" -c "$ngx/nginx.conf" -s stop 2>/dev/null || true; rm -f "$out/ready"' EXIT
+sleep 0.3
+url="http://127.0.0.1:$port/healthz/ready"
+ready() { touch "$out/ready"; }
+unready() { rm -f "$out/ready"; }
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+# --- what is compared -----------------------------------------------------------------------------------
+shipped_label="sidecar-wait (shipped)"
+[ -x target/sidecar-wait ] && shipped_label="sidecar-wait (native)" || shipped_label="sidecar-wait (jar + launcher)"
+variants=("shipped" "bare-jar" "curl-loop" "curl-once")
+label() {
+  case $1 in
+    shipped) echo "$shipped_label" ;;
+    bare-jar) echo "sidecar-wait (bare jar, default JVM)" ;;
+    curl-loop) echo "curl loop (seeds)" ;;
+    curl-once) echo "one curl request" ;;
+  esac
+}
+# command VARIANT URL PERIOD TIMEOUT_SECONDS; PERIOD is "default" (each tool's own: sidecar-wait's default,
+# the seeds' sleep 1) or seconds, e.g. 0.1
+command_for() {
+  local variant=$1 target=$2 period=$3 timeout=$4
+  local flag="" sleep=1
+  if [ "$period" != default ]; then
+    flag="--periodMillis $(awk -v p="$period" 'BEGIN { printf "%d", p * 1000 }')"
+    sleep=$period
+  fi
+  case $variant in
+    shipped) echo "scripts/sidecar-wait wait -q --url $target $flag --timeoutSeconds $timeout" ;;
+    bare-jar) echo "java -jar target/sidecar-wait.jar wait -q --url $target $flag --timeoutSeconds $timeout" ;;
+    curl-loop) echo "timeout $timeout bash -c 'while [[ \"\$(curl -s -o /dev/null -w ''%{http_code}'' $target)\" != ''200'' ]]; do sleep $sleep; done'" ;;
+    curl-once) echo "curl -s -o /dev/null $target" ;;
+  esac
+}
+record() { printf '%s\t%s\t%s\n' "$2" "$3" "$4" >> "$out/$1.tsv"; }  # metric variant setting value
+
+# 1. start to first probe: from exec until nginx logs the request (endpoint ready, so each run is one probe)
+first_probe() {
+  ready
+  local variant run id t0 seen
+  for variant in "${variants[@]}"; do
+    for run in $(seq 0 "$runs"); do
+      id="$variant-$run-$RANDOM"
+      t0=$(now_us)
+      eval "$(command_for "$variant" "$url?run=$id" default 30)" >/dev/null 2>&1 || true
+      seen=$(awk -v id="run=$id" 'index($2, id) { split($1, t, "."); print t[1] t[2] "000"; exit }' "$ngx/logs/probes.log")
+      [ "$run" -eq 0 ] && continue  # warm-up
+      record first_probe "$variant" "-" $(((seen - t0) / 1000))
+    done
+  done
+}
+
+# 2. detection latency: the endpoint turns ready while the command polls; until the command has exited
+detection() {
+  local variant period run pid t_flip t_exit
+  for period in default 0.1; do
+    for variant in shipped bare-jar curl-loop; do
+      for run in $(seq 0 "$runs"); do
+        unready
+        eval "$(command_for "$variant" "$url" "$period" 60)" >/dev/null 2>&1 &
+        pid=$!
+        sleep "1.$((RANDOM % 1000))"  # steady polling by now, at a random phase of the period
+        ready; t_flip=$(now_us)
+        wait "$pid" || true
+        t_exit=$(now_us)
+        [ "$run" -eq 0 ] && continue
+        record detection "$variant" "$period" $(((t_exit - t_flip) / 1000))
+      done
+    done
+  done
+}
+
+# 3. peak RSS and CPU time over a 10-second wait on an endpoint that stays unready
+cost() {
+  unready
+  local variant period run stats
+  for variant in shipped bare-jar curl-loop curl-once; do
+    for period in default 0.1; do
+      [ "$variant" = curl-once ] && [ "$period" = 0.1 ] && continue
+      for run in $(seq 1 "$(( runs < 3 ? runs : 3 ))"); do
+        # the wait times out by design: its exit code is not the point here
+        stats=$( { /usr/bin/time -f "%M %U %S" bash -c "$(command_for "$variant" "$url" "$period" 10) >/dev/null 2>&1" || true; } 2>&1 | tail -1)
+        read -r rss user sys <<<"$stats"
+        record rss "$variant" "$period" $((rss / 1024))
+        record cpu "$variant" "$period" "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')"
+      done
+    done
+  done
+}
+
+echo "Measuring on $(nproc) cores, $(java -version 2>&1 | head -1); $runs runs after a warm-up..." >&2
+first_probe
+echo "  start to first probe: done" >&2
+detection
+echo "  detection latency: done" >&2
+cost
+echo "  peak RSS and CPU over 10 s: done" >&2
+unready
+
+# --- results --------------------------------------------------------------------------------------------
+# stats FILE VARIANT SETTING -> "median min max" (ms or MiB), or "-" when not measured
+stats() {
+  awk -F'\t' -v v="$2" -v s="$3" '$1 == v && $2 == s { print $3 }' "$out/$1.tsv" 2>/dev/null | sort -n |
+    awk '{ a[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+           m = (NR % 2) ? a[(NR + 1) / 2] : int((a[NR / 2] + a[NR / 2 + 1]) / 2); print m, a[1], a[NR] }'
+}
+cell() {
+  local s m lo hi
+  s=$(stats "$@")
+  if [ "$s" = "-" ]; then echo "n/a"; else read -r m lo hi <<<"$s"; echo "$m ($lo–$hi)"; fi
+}
+median() { local s; s=$(stats "$@"); echo "${s%% *}"; }
+size_of() { [ -e "$1" ] && du -k "$1" | awk '{ printf "%d KiB", $1 }' || echo "not built"; }
+
+{
+  echo "| | $(label shipped) | $(label bare-jar) | $(label curl-loop) | $(label curl-once) |"
+  echo "|---|---|---|---|---|"
+  echo "| start to first probe, ms | $(cell first_probe shipped -) | $(cell first_probe bare-jar -) | $(cell first_probe curl-loop -) | $(cell first_probe curl-once -) |"
+  echo "| detection latency, default period, ms | $(cell detection shipped default) | $(cell detection bare-jar default) | $(cell detection curl-loop default) | n/a |"
+  echo "| detection latency, 100 ms period, ms | $(cell detection shipped 0.1) | $(cell detection bare-jar 0.1) | $(cell detection curl-loop 0.1) | n/a |"
+  echo "| peak RSS, MiB (10 s unready, default period) | $(cell rss shipped default) | $(cell rss bare-jar default) | $(cell rss curl-loop default) | $(cell rss curl-once default) (one request) |"
+  echo "| CPU time, ms (10 s unready, default period) | $(cell cpu shipped default) | $(cell cpu bare-jar default) | $(cell cpu curl-loop default) | $(cell cpu curl-once default) (one request) |"
+  echo "| CPU time, ms (10 s unready, 100 ms period) | $(cell cpu shipped 0.1) | $(cell cpu bare-jar 0.1) | $(cell cpu curl-loop 0.1) | n/a |"
+  echo "| artifact size | jar $(size_of target/sidecar-wait.jar), launcher $(size_of scripts/sidecar-wait), native $(size_of target/sidecar-wait) | (the same jar) | curl $(size_of "$(command -v curl)") + libcurl | (the same curl) |"
+  echo
+  echo "Median (min–max) of $runs runs after a warm-up (CPU and RSS: $(( runs < 3 ? runs : 3 )) runs). Default period: each tool's own (sidecar-wait's default; sleep 1 in the seeds' curl loop). $(nproc) cores, $(uname -r), $(java -version 2>&1 | head -1), $(curl --version | head -1 | cut -d' ' -f1-2), nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), $(date -u +%Y-%m-%d)."
+} > "$out/results.md"
+cat "$out/results.md"
+
+# --- chart ----------------------------------------------------------------------------------------------
+short() {
+  case $1 in
+    shipped) [ -x target/sidecar-wait ] && echo "native" || echo "jar+launcher" ;;
+    bare-jar) echo "bare jar" ;;
+    curl-loop) echo "curl loop" ;;
+    curl-once) echo "one curl" ;;
+  esac
+}
+{
+  for v in shipped bare-jar curl-loop curl-once; do
+    printf '"%s"\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(short "$v")" \
+      "$(median first_probe "$v" -)" "$(median detection "$v" default)" "$(median detection "$v" 0.1)" \
+      "$(median rss "$v" default)" "$(median cpu "$v" default)" "$(median cpu "$v" 0.1)"
+  done
+} | sed 's/\t-/\t0/g' > "$out/chart.tsv"
+gnuplot <<PLOT
+set terminal pngcairo size 1400,900 font "sans,11"
+set output "$out/results.png"
+set datafile separator "\t"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set grid ytics
+set yrange [0:*]
+set key top left
+set bmargin 3
+set multiplot layout 2,2 title "sidecar-wait vs the curl loop: median of $runs runs (lower is better)"
+set title "Start to first probe (ms)"
+plot "$out/chart.tsv" using 2:xtic(1) title "" lc rgb "#3b7dd8"
+set title "Detection latency after the endpoint turns ready (ms)"
+plot "$out/chart.tsv" using 3:xtic(1) title "default period", "" using 4 title "100 ms period"
+set title "Peak RSS over a 10 s wait (MiB)"
+plot "$out/chart.tsv" using 5:xtic(1) title "" lc rgb "#d8743b"
+set title "CPU time over a 10 s wait (ms)"
+plot "$out/chart.tsv" using 6:xtic(1) title "default period", "" using 7 title "100 ms period"
+unset multiplot
+PLOT
+echo "Wrote $out/results.md and $out/results.png"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "-") printf "%.1fx", a / b; else print "n/a" }'; }
+echo "Summary vs the curl loop: first probe $(ratio "$(median first_probe shipped -)" "$(median first_probe curl-loop -)"), detection $(ratio "$(median detection shipped default)" "$(median detection curl-loop default)") (default periods) and $(ratio "$(median detection shipped 0.1)" "$(median detection curl-loop 0.1)") (100 ms), peak RSS $(ratio "$(median rss shipped default)" "$(median rss curl-loop default)"), CPU over 10 s $(ratio "$(median cpu shipped default)" "$(median cpu curl-loop default)") for $shipped_label (ratios below 1.0x favour sidecar-wait)."
