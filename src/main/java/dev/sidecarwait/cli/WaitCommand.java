@@ -124,6 +124,7 @@ final class WaitCommand implements Callable<Integer> {
                 env, "SIDECAR_WAIT_PERIOD", DEFAULT_PERIOD);
         OnTimeout whenLate = onTimeout != null ? onTimeout : env.parse("SIDECAR_WAIT_ON_TIMEOUT", WaitCommand::onTimeout);
         boolean skipOutside = skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES");
+        boolean disabled = env.isTrue("SIDECAR_WAIT_DISABLED");
         NetworkProber prober = new NetworkProber(context.clock(), probe.expectedStatus(env));
         Target.Http admin = probe.adminUrl(env);
         List<Target.Http> quit = quitUrls(env);
@@ -138,7 +139,7 @@ final class WaitCommand implements Callable<Integer> {
         }
 
         Callable<Integer> waitStep = () -> {
-            if (env.isTrue("SIDECAR_WAIT_DISABLED")) {
+            if (disabled) {
                 log.info("SIDECAR_WAIT_DISABLED is true: not waiting for the proxy");
                 return 0;
             }

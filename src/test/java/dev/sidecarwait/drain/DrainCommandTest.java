@@ -45,11 +45,15 @@ class DrainCommandTest {
     }
 
     private Run drain(String... args) {
+        return drain(Map.of(), args);
+    }
+
+    private Run drain(Map<String, String> env, String... args) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> all = new ArrayList<>(List.of("drain"));
         all.addAll(List.of(args));
         long start = System.nanoTime();
-        int exit = Cli.run(new Context(Map.of(), Clock.SYSTEM, new PrintStream(new ByteArrayOutputStream()),
+        int exit = Cli.run(new Context(env, Clock.SYSTEM, new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err, true, StandardCharsets.UTF_8)), all.toArray(String[]::new));
         return new Run(exit, err.toString(StandardCharsets.UTF_8), (System.nanoTime() - start) / 1_000_000);
     }
@@ -128,6 +132,23 @@ class DrainCommandTest {
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.millis() >= 1000, "held " + run.millis() + " ms");
         assertTrue(run.err().contains("(at least 1 second, at most 10 seconds)"), run.err());
+    }
+
+    @Test
+    void theEnvironmentSetsTheDurationsAndFlagsWin() {
+        Run fromEnv = drain(Map.of("SIDECAR_WAIT_DRAIN_MIN", "600ms", "SIDECAR_WAIT_DRAIN_TIMEOUT", "5s",
+                "SIDECAR_WAIT_DRAIN_PERIOD", "100ms"), withPreExisting());
+        assertEquals(0, fromEnv.exit(), fromEnv.err());
+        assertTrue(fromEnv.err().contains("(at least 0.6 seconds, at most 5 seconds)"), fromEnv.err());
+        assertTrue(fromEnv.millis() >= 600, "held " + fromEnv.millis() + " ms");
+
+        Run flagWins = drain(Map.of("SIDECAR_WAIT_DRAIN_MIN", "1h"), withPreExisting("--min", "0s", "--timeout", "2s"));
+        assertEquals(0, flagWins.exit(), flagWins.err());
+
+        Run bad = drain(Map.of("SIDECAR_WAIT_DRAIN_TIMEOUT", "soon"), "--min", "0s");
+        assertEquals(2, bad.exit());
+        assertEquals("sidecar-wait drain: invalid value for SIDECAR_WAIT_DRAIN_TIMEOUT: 'soon' is not a duration "
+                + "(use a number and a unit: 500ms, 90s, 2m, 1h)\n", bad.err());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -158,6 +159,16 @@ class WrapperProcessTest {
     }
 
     @Test
+    void aBadSettingIsAUsageErrorBeforeAnythingStarts() throws Exception {
+        Path marker = dir.resolve("started");
+        SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of("SIDECAR_WAIT_DISABLED", "maybe"), null,
+                args("touch", marker.toString()));
+        assertEquals(2, run.exit(), run.err());
+        assertEquals("sidecar-wait wait: invalid value for SIDECAR_WAIT_DISABLED: 'maybe' is not true or false\n", run.err());
+        assertFalse(Files.exists(marker));
+    }
+
+    @Test
     void onTimeoutTheCommandNeverStartsUnlessToldToContinue() throws Exception {
         Path marker = dir.resolve("started");
         SidecarWaitProcess.Result failed = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", "tcp://127.0.0.1:1",
@@ -175,15 +186,7 @@ class WrapperProcessTest {
     void theQuitPostArrivesAfterTheCommandEndsAndTheExitCodeIsKept() throws Exception {
         Path marker = dir.resolve("finished");
         List<String> seen = new CopyOnWriteArrayList<>();
-        HttpServer sidecar = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);
-        sidecar.createContext("/quitquitquit", exchange -> {
-            seen.add(exchange.getRequestMethod() + " after command: " + Files.exists(marker));
-            byte[] body = "OK".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        sidecar.start();
+        HttpServer sidecar = quitEndpoint(seen, () -> " after command: " + Files.exists(marker));
         try {
             String quit = "http://localhost:" + sidecar.getAddress().getPort() + "/quitquitquit";
             SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", ready,
@@ -212,13 +215,7 @@ class WrapperProcessTest {
     @Test
     void disabledSkipsTheWaitButNeverTheQuit() throws Exception {
         List<String> seen = new CopyOnWriteArrayList<>();
-        HttpServer sidecar = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);
-        sidecar.createContext("/quitquitquit", exchange -> {
-            seen.add(exchange.getRequestMethod());
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        sidecar.start();
+        HttpServer sidecar = quitEndpoint(seen, () -> "");
         try {
             SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of("SIDECAR_WAIT_DISABLED", "true"), null,
                     "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "1h",
@@ -228,6 +225,20 @@ class WrapperProcessTest {
         } finally {
             sidecar.stop(0);
         }
+    }
+
+    /** A real loopback server standing for the sidecar's /quitquitquit: records each request's method and note. */
+    private static HttpServer quitEndpoint(List<String> seen, Supplier<String> note) throws IOException {
+        HttpServer sidecar = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);
+        sidecar.createContext("/quitquitquit", exchange -> {
+            seen.add(exchange.getRequestMethod() + note.get());
+            byte[] body = "OK".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        sidecar.start();
+        return sidecar;
     }
 
     private static void signal(Process process, String name) throws Exception {
