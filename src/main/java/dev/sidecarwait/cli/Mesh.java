@@ -1,5 +1,6 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.process.SidecarQuit;
 import java.util.List;
 
 /**
@@ -7,7 +8,7 @@ import java.util.List;
  * sidecar is told to quit, where Envoy's admin API answers, and which processes and ports are the proxy's.
  */
 enum Mesh {
-    ISTIO("http://localhost:15020/healthz/ready", "200", "http://localhost:15020/quitquitquit", "http://localhost:15000",
+    ISTIO("http://localhost:15020/healthz/ready", "200", SidecarQuit.ISTIO_URL, "http://localhost:15000",
             List.of("envoy", "pilot-agent"), List.of(15000, 15001, 15004, 15006, 15008, 15009, 15020, 15021, 15053, 15090)),
     LINKERD("http://localhost:4191/ready", "200-299", "http://localhost:4191/shutdown", null,
             List.of("linkerd2-proxy"), List.of(4140, 4143, 4190, 4191)),

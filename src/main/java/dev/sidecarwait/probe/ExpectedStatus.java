@@ -6,8 +6,6 @@ import java.util.List;
 /** Which HTTP status codes count as ready: a code, a list and ranges, e.g. "200", "200,204", "200-399". */
 public final class ExpectedStatus {
 
-    public static final ExpectedStatus OK = parse("200");
-
     private final List<int[]> ranges;
     private final String text;
 

@@ -12,9 +12,9 @@ class ExpectedStatusTest {
 
     @Test
     void defaultIsExactly200LikePilotAgent() {
-        assertTrue(ExpectedStatus.OK.matches(200));
-        assertFalse(ExpectedStatus.OK.matches(204));
-        assertFalse(ExpectedStatus.OK.matches(503));
+        assertTrue(ExpectedStatus.parse("200").matches(200));
+        assertFalse(ExpectedStatus.parse("200").matches(204));
+        assertFalse(ExpectedStatus.parse("200").matches(503));
     }
 
     @Test

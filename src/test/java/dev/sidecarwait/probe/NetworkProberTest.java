@@ -31,7 +31,7 @@ class NetworkProberTest {
     static WireMockExtension proxy = WireMockExtension.newInstance()
             .options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1")).build();
 
-    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.OK);
+    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"));
 
     private ProbeResult probe(String url, long timeoutMillis) {
         return prober.probe(Target.parse(url), Duration.ofMillis(timeoutMillis));
