@@ -2,7 +2,9 @@
 # Replays the seeds' incident on one machine, no cluster: an app that loads its configuration through the
 # pod's proxy as it starts, and a proxy that needs a few seconds to get its configuration from the control
 # plane. First without a wait (the app fails: connection refused, the pod would crash-loop), then with
-# sidecar-wait as the app's entrypoint (the app starts cleanly). Exit 0 when both turn out as described.
+# sidecar-wait as the app's entrypoint (the app starts cleanly). Then a dependency through the proxy: a
+# tcp:// check is fooled by the proxy's listener, redis:// waits for Redis itself. Exit 0 when all turn out
+# as described.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -11,6 +13,9 @@ status_port=${DEMO_STATUS_PORT:-25020}  # the proxy's readiness port (Istio: 150
 outbound_port=${DEMO_OUTBOUND_PORT:-25001}  # where the app's outbound traffic goes (Istio: 15001, via iptables)
 config_port=${DEMO_CONFIG_PORT:-28888}  # the config server, outside the pod
 proxy_delay_ms=${DEMO_PROXY_DELAY_MS:-3000}
+redis_proxy_port=${DEMO_REDIS_PROXY_PORT:-26379}  # the proxy's listener for Redis traffic (Envoy: outbound, via iptables)
+redis_port=${DEMO_REDIS_PORT:-26380}  # Redis itself, outside the pod
+redis_delay_s=${DEMO_REDIS_DELAY_S:-2}
 
 if [ ! -f target/sidecar-wait.jar ]; then
   echo "Building sidecar-wait (mvn -B -q package -DskipTests)..."
@@ -71,9 +76,42 @@ echo "    exit code (the app's own, passed through): $with"
 stop_proxy
 
 echo
-if [ "$without" -ne 0 ] && [ "$with" -eq 0 ]; then
+echo "=== 3. Waiting for Redis through the proxy: tcp:// is fooled by the proxy, redis:// is not ==="
+echo "    The proxy accepts every connection and closes it while Redis is down, as Envoy does."
+start=$(date +%s%N)
+"${pod[@]}" tcp-proxy "$redis_proxy_port" "$redis_port" > >(stamp istio-proxy) 2>&1 &
+pids+=("$!")
+sleep 0.5
+set +e
+scripts/sidecar-wait check --admin-url none --url "tcp://localhost:$redis_proxy_port" \
+  --url "redis://localhost:$redis_proxy_port" | stamp check
+check_code=${PIPESTATUS[0]}
+set -e
+echo "    check exit code: $check_code (tcp:// says ready; redis:// knows better)"
+(
+  sleep "$redis_delay_s"
+  if command -v redis-server >/dev/null; then
+    exec redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --loglevel warning
+  else
+    exec "${pod[@]}" redis-stand-in "$redis_port"
+  fi
+) > >(stamp redis) 2>&1 &
+pids+=("$!")
+echo "    Redis starts in ${redis_delay_s}s; meanwhile: sidecar-wait wait --url redis://localhost:$redis_proxy_port"
+set +e
+scripts/sidecar-wait wait --url "redis://localhost:$redis_proxy_port" --admin-url none --timeout 30s --verbose \
+  2> >(stamp sidecar-wait >&3)
+redis_wait=$?
+set -e
+sleep 0.1
+echo "    wait exit code: $redis_wait"
+
+echo
+if [ "$without" -ne 0 ] && [ "$with" -eq 0 ] && [ "$check_code" -eq 1 ] && [ "$redis_wait" -eq 0 ]; then
   echo "Result: without the wait the app failed at start (exit $without); held by sidecar-wait it started cleanly."
+  echo "        Through the proxy, tcp:// said ready while Redis was down; redis:// waited until Redis answered PONG."
 else
-  echo "Result: unexpected (without the wait: exit $without; with it: exit $with)." >&2
+  echo "Result: unexpected (without the wait: exit $without; with it: exit $with; check: $check_code;" \
+    "redis wait: $redis_wait)." >&2
   exit 1
 fi

@@ -4,13 +4,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The pieces of a simulated pod for scripts/demo.sh, one program with three roles:
+ * The pieces of a simulated pod for scripts/demo.sh, one program with several roles:
  *   config-server PORT                           serves /app-config
  *   proxy STATUS_PORT OUTBOUND_PORT UPSTREAM_PORT DELAY_MS
  *                                                a stand-in sidecar: /healthz/ready answers 503 until it has its
@@ -18,6 +21,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *                                                listener open and forward to the upstream (before: refused)
  *   app OUTBOUND_PORT                            fetches its config through the proxy as it starts, like the
  *                                                seeds' Spring app fetching logback-spring.xml; fails hard if it can't
+ *   tcp-proxy PORT UPSTREAM_PORT                 an outbound listener as Envoy runs it: accepts every connection,
+ *                                                and closes it at once when the upstream refuses (else relays)
+ *   redis-stand-in PORT                          answers every request with +PONG, where no redis-server is installed
  */
 public final class Pod {
 
@@ -27,6 +33,8 @@ public final class Pod {
             case "proxy" -> proxy(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
                     Long.parseLong(args[4]));
             case "app" -> System.exit(app(Integer.parseInt(args[1])));
+            case "tcp-proxy" -> tcpProxy(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            case "redis-stand-in" -> redisStandIn(Integer.parseInt(args[1]));
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -72,6 +80,52 @@ public final class Pod {
             System.out.println("Logging system failed to initialize using configuration from '" + url + "'");
             System.out.println(e + "  -> exiting 1 (the pod would crash-loop)");
             return 1;
+        }
+    }
+
+    private static void tcpProxy(int port, int upstreamPort) throws IOException {
+        try (ServerSocket listener = new ServerSocket(port, 50, InetAddress.getByName("127.0.0.1"))) {
+            System.out.println("outbound listener on " + port + " for upstream " + upstreamPort + " (accepts every connection)");
+            while (true) {
+                Socket client = listener.accept();
+                Socket upstream;
+                try {
+                    upstream = new Socket("127.0.0.1", upstreamPort);
+                } catch (IOException refused) {
+                    System.out.println("accepted a connection; upstream " + upstreamPort + " refused: closing it");
+                    client.close();
+                    continue;
+                }
+                relay(client, upstream);
+                relay(upstream, client);
+            }
+        }
+    }
+
+    private static void relay(Socket from, Socket to) {
+        Thread thread = new Thread(() -> {
+            try (from; to) {
+                from.getInputStream().transferTo(to.getOutputStream());
+            } catch (IOException closed) {
+                // one side hung up: so does the other
+            }
+        });
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static void redisStandIn(int port) throws IOException {
+        try (ServerSocket listener = new ServerSocket(port, 50, InetAddress.getByName("127.0.0.1"))) {
+            System.out.println("stand-in Redis on " + port + " (no redis-server installed)");
+            while (true) {
+                try (Socket client = listener.accept()) {
+                    if (client.getInputStream().read(new byte[512]) > 0) {
+                        client.getOutputStream().write("+PONG\r\n".getBytes(StandardCharsets.US_ASCII));
+                    }
+                } catch (IOException e) {
+                    // next client
+                }
+            }
         }
     }
 

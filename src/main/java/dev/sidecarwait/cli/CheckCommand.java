@@ -5,6 +5,7 @@ import dev.sidecarwait.probe.EnvoyAdmin;
 import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.probe.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +60,7 @@ final class CheckCommand implements Callable<Integer> {
             long start = context.clock().nanoTime();
             List<ProbeResult> results = new ArrayList<>();
             for (Target target : targets) {
-                results.add(prober.probe(target, requestTimeout));
+                results.add(prober.probe(target, Timeout.of(requestTimeout)));
             }
             CheckReport report = new CheckReport(results, admin == null ? null : envoy.diagnose(admin, requestTimeout),
                     context.clock().now());

@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
 final class ProbeOptions {
 
     @Option(names = "--url", paramLabel = "URL", converter = Converters.TargetConverter.class,
-            description = {"Readiness endpoint, an http:// URL or tcp://HOST:PORT. Repeat for several; all must be ready.",
+            description = {"What must be ready: an http:// readiness URL, tcp://HOST:PORT, or a server that must answer its own",
+                    "protocol: redis://, postgres://, mysql://HOST[:PORT] (through a sidecar, tcp:// only proves the sidecar is up).",
+                    "Repeat for several; all must be ready.",
                     "Env: SIDECAR_WAIT_URL (comma-separated). Default: the mesh's; Istio's is "
                             + "http://localhost:15020/healthz/ready (also served on 15021)."})
     List<Target> urls = new ArrayList<>();

@@ -35,13 +35,16 @@ public final class CheckReport {
             List<String> parts = new ArrayList<>();
             parts.add(result.ready() ? "ready    " : "NOT READY");
             parts.add(result.target().text());
+            boolean server = result.target() instanceof Target.Server;
             if (result.status() != 0) {
                 parts.add("HTTP " + result.status());
+            } else if (!result.ready()) {
+                parts.add(result.detail());
             } else {
-                parts.add(result.ready() ? "connected" : result.detail());
+                parts.add(server ? abbreviate(result.bodyLine()) : "connected");
             }
             parts.add(result.latency().toMillis() + " ms");
-            if (!result.bodyLine().isEmpty()) {
+            if (!server && !result.bodyLine().isEmpty()) {
                 parts.add("\"" + abbreviate(result.bodyLine()) + "\"");
             }
             out.println("  " + String.join("  ", parts));
@@ -59,7 +62,7 @@ public final class CheckReport {
         for (int i = 0; i < results.size(); i++) {
             ProbeResult result = results.get(i);
             json.append(i == 0 ? "" : ",").append("{\"url\":").append(Json.quote(result.target().text()))
-                    .append(",\"kind\":").append(Json.quote(result.target() instanceof Target.Http ? "http" : "tcp"))
+                    .append(",\"kind\":").append(Json.quote(result.target().kind()))
                     .append(",\"ready\":").append(result.ready())
                     .append(",\"status\":").append(result.status() == 0 ? "null" : Integer.toString(result.status()))
                     .append(",\"error\":").append(result.ready() ? "null" : Json.quote(result.detail()))

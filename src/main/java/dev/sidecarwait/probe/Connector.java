@@ -30,12 +30,12 @@ public final class Connector {
      * Connects to host:port, spending at most what is left until {@code deadlineNanos}. A refused address is
      * followed by the next one; the first failure is the one reported.
      */
-    public Socket connect(String host, int port, long deadlineNanos, long timeoutMillisForMessage) throws ProbeFailure {
+    public Socket connect(String host, int port, long deadlineNanos, Timeout timeout) throws ProbeFailure {
         ProbeFailure first = null;
         for (InetAddress address : addresses(host)) {
             long leftMillis = millisLeft(deadlineNanos);
             if (leftMillis <= 0) {
-                throw timedOut(timeoutMillisForMessage);
+                throw timeout.failure();
             }
             Socket socket = new Socket();
             try {
@@ -44,7 +44,7 @@ public final class Connector {
                 return socket;
             } catch (SocketTimeoutException e) {
                 close(socket);
-                throw timedOut(timeoutMillisForMessage);
+                throw timeout.failure();
             } catch (IOException e) {
                 close(socket);
                 if (first == null) {
@@ -74,10 +74,6 @@ public final class Connector {
     long millisLeft(long deadlineNanos) {
         long left = deadlineNanos - clock.nanoTime();
         return left <= 0 ? 0 : Math.max(1, left / 1_000_000);
-    }
-
-    static ProbeFailure timedOut(long millis) {
-        return new ProbeFailure("request timed out after " + millis + " ms");
     }
 
     static String describe(IOException e) {

@@ -36,11 +36,11 @@ public final class EnvoyAdmin {
 
     /** Two requests, each within {@code timeout}. Never throws: an unreachable admin API is a diagnosis too. */
     public Diagnosis diagnose(Target.Http admin, Duration timeout) {
-        long millis = Math.max(1, timeout.toMillis());
+        Timeout each = Timeout.of(timeout);
         String base = admin.text().replaceAll("/+$", "");
         String state;
         try {
-            PlainHttp.Response info = http.exchange("GET", new Target.Http(admin.host(), admin.port(), "/server_info", base), millis, KEEP);
+            PlainHttp.Response info = http.fetch(new Target.Http(admin.host(), admin.port(), "/server_info", base), each, KEEP);
             if (info.status() != 200) {
                 return new Diagnosis(base, true, null, Map.of(),
                         "Envoy's admin API at " + base + " answered /server_info with HTTP " + info.status());
@@ -53,7 +53,7 @@ public final class EnvoyAdmin {
         }
         Map<String, Long> stats = new LinkedHashMap<>();
         try {
-            PlainHttp.Response response = http.exchange("GET", new Target.Http(admin.host(), admin.port(), STATS_PATH, base), millis, KEEP);
+            PlainHttp.Response response = http.fetch(new Target.Http(admin.host(), admin.port(), STATS_PATH, base), each, KEEP);
             Matcher matcher = STAT.matcher(response.body());
             while (matcher.find()) {
                 stats.put(matcher.group(1), Long.parseLong(matcher.group(2)));

@@ -4,22 +4,24 @@ import dev.sidecarwait.Clock;
 import dev.sidecarwait.Version;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * HTTP/1.1 over a plain socket: one request per connection, the whole exchange inside one deadline, the body
- * read and discarded (its first line kept for messages). Deliberately not java.net.http or HttpURLConnection:
- * both are slow to start and heavy in a native image, and a readiness probe needs none of what they offer.
+ * HTTP/1.1 over a plain socket: one request per connection, the whole exchange inside one deadline.
+ * Deliberately not java.net.http or HttpURLConnection: both are slow to start and heavy in a native image, and
+ * a readiness probe needs none of what they offer.
+ *
+ * <p>A probe is decided by the status line, as the kubelet's and pilot-agent's are: the body is only glanced
+ * at for messages (its first bytes, for a moment), never read to its end, so an endpoint that streams or keeps
+ * the connection open after its status is not held against it.
  */
 public final class PlainHttp {
 
-    /** What came back: the status and the start of the body (as much as was asked to be kept). */
-    public record Response(int status, String body) {
+    /** What came back: the status, the start of the body, and where a redirect that was not followed pointed. */
+    public record Response(int status, String body, String unfollowedRedirect) {
 
         public String bodyLine() {
             int end = body.indexOf('\n');
@@ -27,9 +29,13 @@ public final class PlainHttp {
         }
     }
 
-    private static final int MAX_HEADER_BYTES = 16 * 1024;
-    /** Enough for a probe's messages; callers that parse a body ask for more. */
-    public static final int KEEP_FOR_MESSAGES = 512;
+    /** The kubelet's HTTP probe stops after 10 redirects. */
+    static final int MAX_REDIRECTS = 10;
+    /** Enough for a probe's messages. */
+    static final int PEEK_BYTES = 512;
+    /** How long a probe waits for the first bytes of a body after its status has decided. */
+    static final long PEEK_MILLIS = 50;
+    private static final int MAX_HEADER_LINE = 16 * 1024;
 
     private final Clock clock;
     private final Connector connector;
@@ -39,52 +45,140 @@ public final class PlainHttp {
         this.connector = new Connector(clock);
     }
 
-    public Response exchange(String method, Target.Http target, long timeoutMillis) throws ProbeFailure {
-        return exchange(method, target, timeoutMillis, KEEP_FOR_MESSAGES);
+    /**
+     * A readiness probe: GET, following redirects the way the kubelet does (only to the same host name, at most
+     * {@value #MAX_REDIRECTS}, all within the one timeout); a redirect elsewhere is the answer itself.
+     */
+    public Response probe(Target.Http target, Timeout timeout) throws ProbeFailure {
+        long deadline = deadline(timeout);
+        Target.Http current = target;
+        for (int hops = 0; ; hops++) {
+            Exchange answer = exchange("GET", current, deadline, timeout, false, PEEK_BYTES);
+            if (!isFollowedRedirect(answer.status) || answer.location == null) {
+                return new Response(answer.status, answer.body, null);
+            }
+            Target.Http next = redirectTarget(current, answer.location);
+            if (next == null || !next.host().equalsIgnoreCase(target.host())) {
+                return new Response(answer.status, answer.body, answer.location);
+            }
+            if (hops + 1 >= MAX_REDIRECTS) {
+                throw new ProbeFailure("stopped after " + MAX_REDIRECTS + " redirects");
+            }
+            current = next;
+        }
     }
 
-    public Response exchange(String method, Target.Http target, long timeoutMillis, int keepBytes) throws ProbeFailure {
-        long deadline = clock.nanoTime() + timeoutMillis * 1_000_000;
-        Socket socket = connector.connect(target.host(), target.port(), deadline, timeoutMillis);
+    /** One request whose status matters and whose body is only glanced at (the sidecar's quit POST). */
+    public Response send(String method, Target.Http target, Timeout timeout) throws ProbeFailure {
+        Exchange answer = exchange(method, target, deadline(timeout), timeout, false, PEEK_BYTES);
+        return new Response(answer.status, answer.body, null);
+    }
+
+    /** GET with the body read to its end (at most {@code maxBytes}), for callers that parse it. */
+    public Response fetch(Target.Http target, Timeout timeout, int maxBytes) throws ProbeFailure {
+        Exchange answer = exchange("GET", target, deadline(timeout), timeout, true, maxBytes);
+        return new Response(answer.status, answer.body, null);
+    }
+
+    private record Exchange(int status, String location, String body) {
+    }
+
+    private long deadline(Timeout timeout) {
+        return clock.nanoTime() + timeout.millis() * 1_000_000;
+    }
+
+    private Exchange exchange(String method, Target.Http target, long deadline, Timeout timeout, boolean wholeBody,
+                              int keepBytes) throws ProbeFailure {
+        Socket socket = connector.connect(target.host(), target.port(), deadline, timeout);
         try (socket) {
-            OutputStream out = socket.getOutputStream();
-            out.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-            Reader in = new Reader(socket, deadline, timeoutMillis, keepBytes);
-            int status = statusOf(in.line());
+            Wire wire = new Wire(socket, deadline, clock, timeout, Wire.Peer.HTTP);
+            wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
+            int status = statusOf(wire.line(MAX_HEADER_LINE, "HTTP response header too long"));
             long contentLength = -1;
             boolean chunked = false;
-            for (String header = in.line(); !header.isEmpty(); header = in.line()) {
+            String location = null;
+            for (String header = headerLine(wire); !header.isEmpty(); header = headerLine(wire)) {
                 int colon = header.indexOf(':');
                 if (colon <= 0) {
                     throw new ProbeFailure("malformed HTTP response header");
                 }
                 String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
                 String value = header.substring(colon + 1).trim();
-                if (name.equals("content-length")) {
-                    contentLength = parseLength(value);
-                } else if (name.equals("transfer-encoding") && value.toLowerCase(Locale.ROOT).contains("chunked")) {
-                    chunked = true;
+                switch (name) {
+                    case "content-length" -> contentLength = parseLength(value);
+                    case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+                    case "location" -> location = value;
+                    default -> { }
                 }
             }
+            boolean noBody = method.equals("HEAD") || status / 100 == 1 || status == 204 || status == 304;
             ByteArrayOutputStream kept = new ByteArrayOutputStream();
-            if (method.equals("HEAD") || status / 100 == 1 || status == 204 || status == 304) {
-                // no body
-            } else if (chunked) {
-                for (long size = chunkSize(in.line()); size > 0; size = chunkSize(in.line())) {
-                    in.skip(size, kept);
-                    in.line();
+            if (!noBody) {
+                if (wholeBody) {
+                    readBody(wire, chunked, contentLength, kept, keepBytes);
+                } else {
+                    peekBody(wire, chunked, contentLength, kept, keepBytes);
                 }
-            } else if (contentLength >= 0) {
-                in.skip(contentLength, kept);
-            } else {
-                in.skip(Long.MAX_VALUE, kept);
             }
-            return new Response(status, kept.toString(StandardCharsets.UTF_8));
-        } catch (SocketTimeoutException e) {
-            throw Connector.timedOut(timeoutMillis);
-        } catch (IOException e) {
-            throw new ProbeFailure(Connector.describe(e));
+            return new Exchange(status, location, kept.toString(StandardCharsets.UTF_8));
+        } catch (IOException closing) {
+            throw new ProbeFailure(Connector.describe(closing));
+        }
+    }
+
+    private String headerLine(Wire wire) throws ProbeFailure {
+        return wire.line(MAX_HEADER_LINE, "HTTP response header too long");
+    }
+
+    /** The status has decided: take what the body offers for a moment, for messages, and never fail on it. */
+    private void peekBody(Wire wire, boolean chunked, long contentLength, ByteArrayOutputStream kept, int keepBytes) {
+        wire.allowAtMost(PEEK_MILLIS);
+        try {
+            readBody(wire, chunked, contentLength, kept, keepBytes);
+        } catch (ProbeFailure enoughSeen) {
+            // a slow, endless or broken body says nothing about readiness
+        }
+    }
+
+    private static void readBody(Wire wire, boolean chunked, long contentLength, ByteArrayOutputStream kept, int keepBytes)
+            throws ProbeFailure {
+        if (chunked) {
+            for (long size = chunkSize(wire.line(MAX_HEADER_LINE, "malformed chunked body")); size > 0 && kept.size() < keepBytes;
+                 size = chunkSize(wire.line(MAX_HEADER_LINE, "malformed chunked body"))) {
+                copy(wire, size, kept, keepBytes, false);
+                if (kept.size() < keepBytes) {
+                    wire.line(2, "malformed chunked body");
+                }
+            }
+        } else {
+            copy(wire, contentLength >= 0 ? contentLength : Long.MAX_VALUE, kept, keepBytes, contentLength < 0);
+        }
+    }
+
+    /** Copies up to {@code count} bytes, keeping at most {@code keepBytes} in all and reading no further. */
+    private static void copy(Wire wire, long count, ByteArrayOutputStream kept, int keepBytes, boolean untilClose)
+            throws ProbeFailure {
+        for (long i = 0; i < count && kept.size() < keepBytes; i++) {
+            int b = untilClose ? wire.read() : wire.next();
+            if (b < 0) {
+                return; // a body delimited by the end of the connection
+            }
+            kept.write(b);
+        }
+    }
+
+    static boolean isFollowedRedirect(int status) {
+        return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+    }
+
+    /** The target a Location header points at, resolved against the current URL; null when it is not plain HTTP. */
+    static Target.Http redirectTarget(Target.Http from, String location) {
+        try {
+            String host = from.host().contains(":") ? "[" + from.host() + "]" : from.host();
+            URI resolved = new URI("http://" + host + ":" + from.port() + from.path()).resolve(location.trim());
+            return Target.parse(resolved.toString()) instanceof Target.Http http ? http : null;
+        } catch (IllegalArgumentException | java.net.URISyntaxException notPlainHttp) {
+            return null;
         }
     }
 
@@ -100,11 +194,12 @@ public final class PlainHttp {
 
     private static int statusOf(String line) throws ProbeFailure {
         // "HTTP/1.1 200 OK"
-        String[] parts = line.split(" ", 3);
-        if (parts.length < 2 || !parts[0].startsWith("HTTP/") || !parts[1].matches("[0-9]{3}")) {
-            throw new ProbeFailure("not an HTTP response: '" + abbreviate(line) + "'");
+        if (line.length() >= 12 && line.startsWith("HTTP/") && line.charAt(8) == ' '
+                && Character.isDigit(line.charAt(9)) && Character.isDigit(line.charAt(10)) && Character.isDigit(line.charAt(11))
+                && (line.length() == 12 || line.charAt(12) == ' ')) {
+            return Integer.parseInt(line.substring(9, 12));
         }
-        return Integer.parseInt(parts[1]);
+        throw new ProbeFailure("not an HTTP response: '" + abbreviate(line) + "'");
     }
 
     private static long parseLength(String value) throws ProbeFailure {
@@ -129,81 +224,7 @@ public final class PlainHttp {
         }
     }
 
-    private static String abbreviate(String text) {
+    static String abbreviate(String text) {
         return text.length() <= 60 ? text : text.substring(0, 60) + "...";
-    }
-
-    /** Reads lines and body bytes, re-arming the socket timeout so no read outlives the deadline. */
-    private final class Reader {
-        private final Socket socket;
-        private final InputStream in;
-        private final long deadline;
-        private final long timeoutMillis;
-        private final int keepBytes;
-        private final byte[] buffer = new byte[4096];
-        private int start;
-        private int end;
-
-        Reader(Socket socket, long deadline, long timeoutMillis, int keepBytes) throws IOException {
-            this.socket = socket;
-            this.keepBytes = keepBytes;
-            this.in = socket.getInputStream();
-            this.deadline = deadline;
-            this.timeoutMillis = timeoutMillis;
-        }
-
-        /** Fills the buffer; false at end of stream. */
-        private boolean fill() throws IOException, ProbeFailure {
-            long left = connector.millisLeft(deadline);
-            if (left <= 0) {
-                throw Connector.timedOut(timeoutMillis);
-            }
-            socket.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
-            int n = in.read(buffer);
-            if (n < 0) {
-                return false;
-            }
-            start = 0;
-            end = n;
-            return true;
-        }
-
-        String line() throws IOException, ProbeFailure {
-            StringBuilder line = new StringBuilder();
-            while (true) {
-                if (start == end && !fill()) {
-                    throw new ProbeFailure(line.length() == 0 && end == 0
-                            ? "connection closed before a response" : "connection closed mid-response");
-                }
-                char c = (char) (buffer[start++] & 0xff);
-                if (c == '\n') {
-                    int len = line.length();
-                    return len > 0 && line.charAt(len - 1) == '\r' ? line.substring(0, len - 1) : line.toString();
-                }
-                if (line.length() >= MAX_HEADER_BYTES) {
-                    throw new ProbeFailure("HTTP response header too long");
-                }
-                line.append(c);
-            }
-        }
-
-        void skip(long count, ByteArrayOutputStream kept) throws IOException, ProbeFailure {
-            long left = count;
-            while (left > 0) {
-                if (start == end && !fill()) {
-                    if (count == Long.MAX_VALUE) {
-                        return; // body delimited by end of stream
-                    }
-                    throw new ProbeFailure("connection closed mid-response");
-                }
-                int n = (int) Math.min(left, end - start);
-                int keep = Math.min(n, keepBytes - kept.size());
-                if (keep > 0) {
-                    kept.write(buffer, start, keep);
-                }
-                start += n;
-                left -= n;
-            }
-        }
     }
 }

@@ -5,11 +5,12 @@ import java.net.URISyntaxException;
 import java.util.Locale;
 
 /**
- * What to probe: an HTTP endpoint (ready = the expected status) or a TCP port (ready = the connection is
- * accepted). Only plain http:// and tcp:// are accepted; the proxies' readiness ports are plain HTTP on
- * localhost, and TLS would double the size of the native binary.
+ * What to probe: an HTTP endpoint (ready = the expected status), a TCP port (ready = the connection is
+ * accepted), or a server that must answer its own protocol (redis://, postgres://, mysql://). No TLS: the
+ * proxies' readiness ports are plain HTTP on localhost, a sidecar speaks TLS to the server on the app's
+ * behalf, and TLS would double the size of the native binary.
  */
-public sealed interface Target permits Target.Http, Target.Tcp {
+public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
 
     String host();
 
@@ -18,11 +19,31 @@ public sealed interface Target permits Target.Http, Target.Tcp {
     /** As the user wrote it, for messages. */
     String text();
 
+    /** "http", "tcp", or the server's protocol: for JSON output. */
+    String kind();
+
     record Http(String host, int port, String path, String text) implements Target {
+        @Override
+        public String kind() {
+            return "http";
+        }
     }
 
     record Tcp(String host, int port, String text) implements Target {
+        @Override
+        public String kind() {
+            return "tcp";
+        }
     }
+
+    record Server(Protocol protocol, String host, int port, String text) implements Target {
+        @Override
+        public String kind() {
+            return protocol.scheme;
+        }
+    }
+
+    String SCHEMES = "http://, tcp://, redis://, postgres:// or mysql://";
 
     /** Parses a target; the exception's message says what is wrong, without repeating the value. */
     static Target parse(String text) {
@@ -36,11 +57,22 @@ public sealed interface Target permits Target.Http, Target.Tcp {
         if (scheme.isEmpty() || uri.isOpaque()) {
             throw new IllegalArgumentException("no scheme; use http://host:port/path or tcp://host:port");
         }
-        if (!scheme.equals("http") && !scheme.equals("tcp")) {
-            throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use http:// or tcp://"
-                    + (scheme.equals("https") ? " (readiness ports are plain HTTP; TLS is left out to keep the binary small)" : ""));
+        Protocol protocol = Protocol.ofScheme(scheme);
+        if (!scheme.equals("http") && !scheme.equals("tcp") && protocol == null) {
+            throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use " + SCHEMES
+                    + (scheme.equals("https") || scheme.equals("rediss") ? " (no TLS: readiness ports are plain HTTP, "
+                    + "the sidecar does TLS for the app, and TLS would double the binary's size)" : ""));
         }
         String host = hostOf(uri, text);
+        if (protocol != null) {
+            if (uri.getRawUserInfo() != null) {
+                throw new IllegalArgumentException("leave the user and password out: the check needs none, "
+                        + "and they would be written to the log");
+            }
+            // A path (a database name or number) and parameters are allowed, so an app's own URL can be
+            // pasted; the check does not use them.
+            return new Server(protocol, host, uri.getPort() == -1 ? protocol.defaultPort : portOf(uri, text, scheme), text);
+        }
         int port = portOf(uri, text, scheme);
         if (scheme.equals("tcp")) {
             String path = uri.getRawPath();

@@ -14,8 +14,11 @@ import java.util.function.Consumer;
  */
 public final class Waiter {
 
-    /** How a wait ended: ready, or not, with the last result of each target that never became ready. */
-    public record Outcome(boolean ready, List<ProbeResult> unready, Duration elapsed) {
+    /**
+     * How a wait ended: ready, or not, with the last result of each target that never became ready, and how
+     * many attempts each target took (in the order given).
+     */
+    public record Outcome(boolean ready, List<ProbeResult> unready, Map<Target, Integer> attempts, Duration elapsed) {
     }
 
     private final Clock clock;
@@ -31,8 +34,10 @@ public final class Waiter {
         long start = clock.nanoTime();
         long deadline = start + timeout.toNanos();
         Map<Target, ProbeResult> pending = new LinkedHashMap<>();
+        Map<Target, Integer> attempts = new LinkedHashMap<>();
         for (Target target : targets) {
             pending.put(target, null);
+            attempts.put(target, 0);
         }
         long roundStart = start;
         while (true) {
@@ -41,8 +46,8 @@ public final class Waiter {
                 if (left <= 0) {
                     break;
                 }
-                Duration allowed = Duration.ofNanos(Math.min(requestTimeout.toNanos(), left));
-                ProbeResult result = prober.probe(target, allowed);
+                ProbeResult result = prober.probe(target, Timeout.within(requestTimeout, Duration.ofNanos(left)));
+                attempts.merge(target, 1, Integer::sum);
                 if (result.ready()) {
                     pending.remove(target);
                 } else {
@@ -52,14 +57,14 @@ public final class Waiter {
             }
             long now = clock.nanoTime();
             if (pending.isEmpty()) {
-                return new Outcome(true, List.of(), Duration.ofNanos(now - start));
+                return new Outcome(true, List.of(), attempts, Duration.ofNanos(now - start));
             }
             // Start to start; a round that overran its period is followed at once, never by a catch-up burst.
             long nextRound = Math.max(roundStart + period.toNanos(), now);
             if (nextRound >= deadline) {
                 // No further round fits: hold until the deadline so a timeout always means "waited that long".
                 clock.sleep(Duration.ofNanos(Math.max(0, deadline - now)));
-                return new Outcome(false, unready(pending), Duration.ofNanos(clock.nanoTime() - start));
+                return new Outcome(false, unready(pending), attempts, Duration.ofNanos(clock.nanoTime() - start));
             }
             clock.sleep(Duration.ofNanos(nextRound - now));
             roundStart = nextRound;

@@ -5,6 +5,7 @@ import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.PlainHttp;
 import dev.sidecarwait.probe.ProbeFailure;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.probe.Timeout;
 import java.time.Duration;
 import java.util.List;
 
@@ -29,7 +30,7 @@ public final class SidecarQuit {
         boolean allAccepted = true;
         for (Target.Http url : urls) {
             try {
-                PlainHttp.Response response = http.exchange("POST", url, Math.max(1, timeout.toMillis()));
+                PlainHttp.Response response = http.send("POST", url, Timeout.of(timeout));
                 boolean accepted = response.status() / 100 == 2;
                 String answer = "POST " + url.text() + " answered HTTP " + response.status()
                         + (response.bodyLine().isEmpty() ? "" : " (" + response.bodyLine() + ")");

@@ -34,7 +34,7 @@ class NetworkProberTest {
     private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"));
 
     private ProbeResult probe(String url, long timeoutMillis) {
-        return prober.probe(Target.parse(url), Duration.ofMillis(timeoutMillis));
+        return prober.probe(Target.parse(url), Timeout.of(Duration.ofMillis(timeoutMillis)));
     }
 
     private String url(String path) {
@@ -65,7 +65,7 @@ class NetworkProberTest {
         proxy.stubFor(get("/ready").willReturn(aResponse().withStatus(204)));
         assertFalse(probe(url("/ready"), 500).ready());
         NetworkProber anyTwoHundred = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200-299"));
-        assertTrue(anyTwoHundred.probe(Target.parse(url("/ready")), Duration.ofMillis(500)).ready());
+        assertTrue(anyTwoHundred.probe(Target.parse(url("/ready")), Timeout.of(Duration.ofMillis(500))).ready());
     }
 
     @Test

@@ -36,6 +36,23 @@ class TargetTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
+            "redis://cache | REDIS | 6379",
+            "redis://cache:6380/0 | REDIS | 6380",
+            "postgres://db | POSTGRES | 5432",
+            "postgresql://db:6543/orders?sslmode=disable | POSTGRES | 6543",
+            "mysql://[::1] | MYSQL | 3306"})
+    void parsesServersWithTheirDefaultPorts(String text, Protocol protocol, int port) {
+        Target.Server server = assertInstanceOf(Target.Server.class, Target.parse(text));
+        assertEquals(protocol, server.protocol());
+        assertEquals(port, server.port());
+        assertEquals(protocol.scheme, server.kind());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "postgres://app:s3cret@db:5432/orders | leave the user and password out",
+            "rediss://cache:6380 | no TLS",
+            "redis://cache:99999 | port '99999' is not a number from 1 to 65535",
             "https://localhost:15020/ready | scheme 'https' is not supported",
             "ftp://localhost/ | scheme 'ftp' is not supported",
             "localhost:15020 | no scheme",

@@ -21,6 +21,7 @@ class WaiterTest {
     private final class ScriptedProber implements Prober {
         final List<Duration> startedAt = new ArrayList<>();
         final List<Duration> allowed = new ArrayList<>();
+        final List<Boolean> overall = new ArrayList<>();
         final Duration readyAt;
         final Duration latency;
 
@@ -30,7 +31,9 @@ class WaiterTest {
         }
 
         @Override
-        public ProbeResult probe(Target target, Duration timeout) {
+        public ProbeResult probe(Target target, Timeout limit) {
+            Duration timeout = Duration.ofMillis(limit.millis());
+            overall.add(limit.overall());
             startedAt.add(clock.elapsed());
             allowed.add(timeout);
             boolean hangs = latency.compareTo(timeout) > 0;
@@ -79,6 +82,8 @@ class WaiterTest {
         assertEquals(Duration.ofMillis(1200), outcome.elapsed());
         // the last request only got what was left of the timeout
         assertEquals(List.of(Duration.ofMillis(500), Duration.ofMillis(500), Duration.ofMillis(200)), prober.allowed);
+        assertEquals(List.of(false, false, true), prober.overall, "only the last one was cut short by the overall timeout");
+        assertEquals(3, outcome.attempts().get(proxy));
     }
 
     @Test

@@ -1,0 +1,8 @@
+package dev.sidecarwait.probe;
+
+/** The smallest exchange that tells a real, ready server from a proxy or a server still starting. */
+interface Handshake {
+
+    /** Returns what the server said, for messages, when it is ready; throws, saying what was seen, when not. */
+    String exchange(Wire wire) throws ProbeFailure;
+}

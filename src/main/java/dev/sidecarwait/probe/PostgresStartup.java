@@ -1,0 +1,86 @@
+package dev.sidecarwait.probe;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * PostgreSQL, decided as pg_isready decides (libpq's PQping): a startup message for a throwaway user. Any
+ * answer from the server means it accepts connections (an authentication request, or an error about this
+ * user, database or password) except SQLSTATE 57P03, "cannot connect now": starting up, shutting down, or
+ * in recovery. No credentials are sent or needed.
+ */
+final class PostgresStartup implements Handshake {
+
+    static final String USER = "sidecar-wait";
+    private static final int PROTOCOL_3_0 = 196608;
+    private static final int MAX_MESSAGE = 8192;
+
+    @Override
+    public String exchange(Wire wire) throws ProbeFailure {
+        wire.write(startupMessage());
+        int type = wire.next();
+        int length = int32(wire.next(4));
+        if ((type != 'R' && type != 'E' && type != 'v') || length < 4 || length > MAX_MESSAGE) {
+            throw new ProbeFailure("answered, but not as PostgreSQL");
+        }
+        byte[] body = wire.next(length - 4);
+        if (type != 'E') {
+            return "accepts connections (asked for authentication)";
+        }
+        String code = field(body, 'C');
+        String message = field(body, 'M');
+        if (code.equals("57P03")) {
+            throw new ProbeFailure(notYet(message));
+        }
+        return "accepts connections (refused the probe's throwaway user: " + message + ")";
+    }
+
+    private static String notYet(String message) {
+        if (message.contains("starting up")) {
+            return "PostgreSQL is starting up";
+        }
+        if (message.contains("shutting down")) {
+            return "PostgreSQL is shutting down";
+        }
+        return "PostgreSQL is not accepting connections yet: " + message;
+    }
+
+    static byte[] startupMessage() {
+        ByteArrayOutputStream params = new ByteArrayOutputStream();
+        for (String text : new String[] {"user", USER, "database", USER, "application_name", USER}) {
+            params.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+            params.write(0);
+        }
+        params.write(0);
+        byte[] rest = params.toByteArray();
+        ByteArrayOutputStream message = new ByteArrayOutputStream();
+        message.writeBytes(int32(8 + rest.length));
+        message.writeBytes(int32(PROTOCOL_3_0));
+        message.writeBytes(rest);
+        return message.toByteArray();
+    }
+
+    /** An ErrorResponse field: a one-byte code, then a NUL-terminated string; the list ends with a NUL. */
+    static String field(byte[] body, char code) {
+        int at = 0;
+        while (at < body.length && body[at] != 0) {
+            int end = at + 1;
+            while (end < body.length && body[end] != 0) {
+                end++;
+            }
+            if (body[at] == code) {
+                return new String(body, at + 1, end - at - 1, StandardCharsets.UTF_8);
+            }
+            at = end + 1;
+        }
+        return "";
+    }
+
+    private static byte[] int32(int value) {
+        return new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value};
+    }
+
+    private static int int32(byte[] bytes) {
+        return (bytes[0] & 0xff) << 24 | (bytes[1] & 0xff) << 16 | (bytes[2] & 0xff) << 8 | (bytes[3] & 0xff);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.sidecarwait.probe;
+
+/**
+ * The dependencies whose readiness is checked by a short exchange that only the real server can answer: a
+ * mesh proxy accepts a TCP connection whether or not the server behind it is up, so tcp:// through a sidecar
+ * proves only that the sidecar is.
+ */
+public enum Protocol {
+    REDIS("redis", 6379),
+    POSTGRES("postgres", 5432),
+    MYSQL("mysql", 3306);
+
+    public final String scheme;
+    public final int defaultPort;
+
+    Protocol(String scheme, int defaultPort) {
+        this.scheme = scheme;
+        this.defaultPort = defaultPort;
+    }
+
+    /** The protocol of a URL scheme ("postgresql" too, as libpq spells it), or null. */
+    static Protocol ofScheme(String scheme) {
+        return switch (scheme) {
+            case "redis" -> REDIS;
+            case "postgres", "postgresql" -> POSTGRES;
+            case "mysql" -> MYSQL;
+            default -> null;
+        };
+    }
+
+    Handshake handshake() {
+        return switch (this) {
+            case REDIS -> new RedisPing();
+            case POSTGRES -> new PostgresStartup();
+            case MYSQL -> new MysqlHandshake();
+        };
+    }
+}

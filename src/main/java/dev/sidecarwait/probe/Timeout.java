@@ -1,0 +1,27 @@
+package dev.sidecarwait.probe;
+
+import java.time.Duration;
+
+/**
+ * How long one exchange may take, and why: the request timeout, or what was left of the overall one (then a
+ * cut-short request says so instead of naming an odd number of milliseconds).
+ */
+public record Timeout(long millis, boolean overall) {
+
+    public Timeout {
+        millis = Math.max(1, millis);
+    }
+
+    public static Timeout of(Duration requestTimeout) {
+        return new Timeout(requestTimeout.toMillis(), false);
+    }
+
+    /** The request timeout, or what is left before the overall deadline when that is less. */
+    public static Timeout within(Duration requestTimeout, Duration left) {
+        return left.compareTo(requestTimeout) < 0 ? new Timeout(left.toMillis(), true) : of(requestTimeout);
+    }
+
+    ProbeFailure failure() {
+        return new ProbeFailure(overall ? "no answer before the overall timeout" : "request timed out after " + millis + " ms");
+    }
+}

@@ -1,0 +1,140 @@
+package dev.sidecarwait.probe;
+
+import dev.sidecarwait.Clock;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+
+/**
+ * One connection's bytes, inside one deadline: every read re-arms the socket timeout with what is left, so no
+ * exchange outlives it. A connection that ends before the peer has said anything is reported as such: it is
+ * what a mesh proxy with no upstream does (accept, then close).
+ */
+final class Wire {
+
+    /** How a server that never spoke is described: an HTTP endpoint, or a server behind the mesh. */
+    enum Peer {
+        HTTP("connection closed before a response", "connection reset"),
+        SERVER("connection closed before the server spoke (a proxy with no upstream?)",
+                "connection reset before the server spoke (a proxy with no upstream?)");
+
+        final String closedSilent;
+        final String resetSilent;
+
+        Peer(String closedSilent, String resetSilent) {
+            this.closedSilent = closedSilent;
+            this.resetSilent = resetSilent;
+        }
+    }
+
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private long deadline;
+    private final Clock clock;
+    private final Timeout timeout;
+    private final Peer peer;
+    private final byte[] buffer = new byte[4096];
+    private int start;
+    private int end;
+    private long received;
+
+    Wire(Socket socket, long deadline, Clock clock, Timeout timeout, Peer peer) throws ProbeFailure {
+        this.socket = socket;
+        this.peer = peer;
+        try {
+            this.in = socket.getInputStream();
+            this.out = socket.getOutputStream();
+        } catch (IOException e) {
+            throw new ProbeFailure(Connector.describe(e));
+        }
+        this.deadline = deadline;
+        this.clock = clock;
+        this.timeout = timeout;
+    }
+
+    void write(byte[] bytes) throws ProbeFailure {
+        try {
+            out.write(bytes);
+            out.flush();
+        } catch (IOException e) {
+            throw failure(e);
+        }
+    }
+
+    /** The next byte, or -1 at the end of the stream. */
+    int read() throws ProbeFailure {
+        if (start == end && !fill()) {
+            return -1;
+        }
+        return buffer[start++] & 0xff;
+    }
+
+    /** The next byte; the end of the stream is a failure worded for where it happened. */
+    int next() throws ProbeFailure {
+        int b = read();
+        if (b < 0) {
+            throw new ProbeFailure(received == 0 ? peer.closedSilent : "connection closed mid-response");
+        }
+        return b;
+    }
+
+    byte[] next(int count) throws ProbeFailure {
+        byte[] bytes = new byte[count];
+        for (int i = 0; i < count; i++) {
+            bytes[i] = (byte) next();
+        }
+        return bytes;
+    }
+
+    /** A line without its CR LF, at most {@code max} characters (ISO-8859-1). */
+    String line(int max, String tooLong) throws ProbeFailure {
+        StringBuilder line = new StringBuilder();
+        while (true) {
+            char c = (char) next();
+            if (c == '\n') {
+                int length = line.length();
+                return length > 0 && line.charAt(length - 1) == '\r' ? line.substring(0, length - 1) : line.toString();
+            }
+            if (line.length() >= max) {
+                throw new ProbeFailure(tooLong);
+            }
+            line.append(c);
+        }
+    }
+
+    /** From now on, reads end within {@code millis} if that comes before the exchange's own deadline. */
+    void allowAtMost(long millis) {
+        deadline = Math.min(deadline, clock.nanoTime() + millis * 1_000_000);
+    }
+
+    private boolean fill() throws ProbeFailure {
+        long left = (deadline - clock.nanoTime()) / 1_000_000;
+        if (left <= 0) {
+            throw timeout.failure();
+        }
+        try {
+            socket.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
+            int n = in.read(buffer);
+            if (n < 0) {
+                return false;
+            }
+            start = 0;
+            end = n;
+            received += n;
+            return true;
+        } catch (IOException e) {
+            throw failure(e);
+        }
+    }
+
+    private ProbeFailure failure(IOException e) {
+        if (e instanceof SocketTimeoutException) {
+            return timeout.failure();
+        }
+        String reason = Connector.describe(e);
+        return new ProbeFailure(received == 0 && reason.equals("connection reset") ? peer.resetSilent : reason);
+    }
+}
