@@ -15,8 +15,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "check", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
-        description = {"One look at every target, for a person debugging inside a pod (kubectl exec): verdict, HTTP status",
-                "or connection error, latency, the first line of the body, and, for an Envoy sidecar, why it is not ready."},
+        description = {"One look at every target, for a person debugging inside a pod.",
+                "For each target: the verdict, the HTTP status or connection error, latency, the first line of the body",
+                "(or what the server said); and, for an Envoy sidecar, why it is not ready, from its admin API."},
         footer = {"",
                 "Exit codes: 0 every target is ready, 1 not, 2 bad usage.",
                 "",

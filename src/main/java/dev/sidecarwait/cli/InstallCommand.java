@@ -12,8 +12,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "install", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
-        description = {"Copy this binary into DIR (as DIR/sidecar-wait, mode 0755), for an init container that hands it to",
-                "the pod's other containers through a shared emptyDir. Only the native binary can install itself."},
+        description = {"Copy this native binary into a directory that the pod's other containers share.",
+                "Writes DIR/sidecar-wait (mode 0755), for an init container that hands it to the other containers through",
+                "an emptyDir volume. Only the native binary can install itself."},
         footer = {"",
                 "Exit codes: 0 installed, 1 could not (no such directory, not writable, not the native binary), 2 bad usage.",
                 "",

@@ -1,6 +1,8 @@
 package dev.sidecarwait.cli;
 
 import dev.sidecarwait.output.Log;
+import dev.sidecarwait.output.TerminationLog;
+import dev.sidecarwait.output.WaitSummary;
 import dev.sidecarwait.probe.EnvoyAdmin;
 import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
@@ -10,11 +12,13 @@ import dev.sidecarwait.process.ChildSignaller;
 import dev.sidecarwait.process.ForwardedSignals;
 import dev.sidecarwait.process.SidecarQuit;
 import dev.sidecarwait.process.Supervisor;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,7 +28,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "wait", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
-        description = {"Wait until the proxy is ready: a drop-in for 'pilot-agent wait'.",
+        description = {"Wait until the proxy (and any dependency) is ready: a drop-in for 'pilot-agent wait'.",
                 "With a command after --, then run it as the container's entrypoint: stdin, stdout, stderr, environment",
                 "and working directory passed on; SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 (and SIGQUIT in the native",
                 "build) forwarded; its exit code kept."},
@@ -33,16 +37,19 @@ import picocli.CommandLine.Spec;
                 "With a command: the command's own code; 128+N if it was killed by signal N, or if signal N arrived",
                 "while waiting (the command is then not started); 127 command not found; 126 not executable.",
                 "",
+                "The last log line always sums up: verdict, time, attempts per target, last errors, exit code. When the",
+                "wait fails, it also goes to /dev/termination-log (see --termination-log), shown by kubectl describe pod.",
+                "",
                 "Examples:",
-                "  Istio postStart hook (same flags as pilot-agent):",
-                "    sidecar-wait wait --timeoutSeconds 120",
+                "  Istio postStart hook (same flags as pilot-agent), its log also in kubectl logs:",
+                "    sidecar-wait wait --timeoutSeconds 120 --log-to-pid1",
                 "  Before starting an app in a shell entrypoint:",
                 "    sidecar-wait wait --timeout 90s && exec start-app",
-                "  Istio's health port, Linkerd, plain Envoy, a database port:",
+                "  Istio's health port, Linkerd, plain Envoy, a database through the mesh:",
                 "    sidecar-wait wait --url http://localhost:15021/healthz/ready",
                 "    sidecar-wait wait --mesh linkerd",
                 "    sidecar-wait wait --mesh envoy --verbose      # says why Envoy is not ready yet",
-                "    sidecar-wait wait --url tcp://localhost:5432 --period 250ms",
+                "    sidecar-wait wait --url postgres://orders-db:5432 --url redis://cache:6379",
                 "  Same image on a laptop, where no sidecar exists:",
                 "    sidecar-wait wait --skip-outside-kubernetes",
                 "  As the container's entrypoint (args: [\"sidecar-wait\", \"wait\", \"--\", \"start-app\", \"--flag\"]):",
@@ -104,6 +111,12 @@ final class WaitCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Option(names = "--termination-log", paramLabel = "PATH|none",
+            description = "When the wait fails, write why here too: the container's terminationMessagePath, which kubectl "
+                    + "describe pod shows. Env: SIDECAR_WAIT_TERMINATION_LOG. Default: /dev/termination-log when that file "
+                    + "exists and is writable.")
+    String terminationLogPath;
+
     @Option(names = "--skip-outside-kubernetes",
             description = "Do not wait when KUBERNETES_SERVICE_HOST is unset (a laptop, CI). Env: SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES.")
     boolean skipOutsideKubernetes;
@@ -116,6 +129,20 @@ final class WaitCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
+        TerminationLog termination = terminationLog(env);
+        try {
+            return run(env, log, termination);
+        } catch (UsageError e) {
+            termination.write("sidecar-wait wait: " + e.getMessage() + "; exit code " + Cli.USAGE, log);
+            throw e;
+        }
+    }
+
+    /** What the wait step concluded, for the last line. {@code progress} is null when it did not probe. */
+    private record Ended(String verdict, Waiter.Outcome progress, String envoy, int exitCode) {
+    }
+
+    private int run(Env env, Log log, TerminationLog termination) throws Exception {
         List<Target> targets = probe.targets(env);
         Duration requestTimeout = probe.requestTimeout(env);
         Duration total = Settings.duration("--timeout", timeout, "--timeoutSeconds", timeoutSeconds, ChronoUnit.SECONDS,
@@ -138,50 +165,95 @@ final class WaitCommand implements Callable<Integer> {
                     + " (or use 'sidecar-wait quit')");
         }
 
+        Waiter waiter = new Waiter(context.clock(), prober);
+        AtomicReference<Ended> ended = new AtomicReference<>();
         Callable<Integer> waitStep = () -> {
             if (disabled) {
                 log.info("SIDECAR_WAIT_DISABLED is true: not waiting for the proxy");
-                return 0;
-            }
-            if (skipOutside && env.get("KUBERNETES_SERVICE_HOST") == null) {
+                ended.set(new Ended("skipped: SIDECAR_WAIT_DISABLED is true", null, null, 0));
+            } else if (skipOutside && env.get("KUBERNETES_SERVICE_HOST") == null) {
                 log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
-                return 0;
+                ended.set(new Ended("skipped: not in Kubernetes (KUBERNETES_SERVICE_HOST is unset)", null, null, 0));
+            } else {
+                ended.set(waitForTargets(log, waiter, admin, targets, total, every, requestTimeout, whenLate));
             }
-            return waitForTargets(log, prober, admin, targets, total, every, requestTimeout, whenLate);
+            return ended.get().exitCode();
         };
         if (command.isEmpty()) {
-            return waitStep.call();
+            int code = waitStep.call();
+            Ended how = ended.get();
+            finish(log, termination, how.verdict(), how.progress(), how.envoy(), null, code, code != 0);
+            return code;
         }
 
-        Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime());
+        Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"));
         List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
         log.debug("Signals passed on to the command: " + String.join(", ", trapped));
-        int code = supervisor.run(waitStep, command);
+        Supervisor.Result result = supervisor.run(waitStep, command);
         if (!quit.isEmpty()) {
             new SidecarQuit(context.clock(), log).post(quit, quitEach);
         }
-        return code;
+        Ended how = result.ending() == Supervisor.Ending.SIGNALLED_WHILE_WAITING || ended.get() == null
+                ? new Ended("NOT READY, stopped by a signal", waiter.progress(), null, result.exitCode()) : ended.get();
+        boolean waitFailed = result.ending() != Supervisor.Ending.COMMAND_EXITED && result.exitCode() != 0;
+        finish(log, termination, how.verdict(), how.progress(), how.envoy(), result.what(), result.exitCode(), waitFailed);
+        return result.exitCode();
     }
 
-    private int waitForTargets(Log log, NetworkProber prober, Target.Http admin, List<Target> targets, Duration total,
-                               Duration every, Duration requestTimeout, OnTimeout whenLate) throws InterruptedException {
+    /** The last line, every time; when the wait itself failed, also the termination message. */
+    private static void finish(Log log, TerminationLog termination, String verdict, Waiter.Outcome progress, String envoy,
+                               String command, int exitCode, boolean waitFailed) {
+        String summary = WaitSummary.line(verdict, progress, envoy, command, exitCode);
+        if (exitCode == 0) {
+            log.info(summary);
+        } else {
+            log.error(summary);
+        }
+        if (waitFailed) {
+            termination.write(summary, log);
+        }
+    }
+
+    private Ended waitForTargets(Log log, Waiter waiter, Target.Http admin, List<Target> targets, Duration total,
+                                 Duration every, Duration requestTimeout, OnTimeout whenLate) throws InterruptedException {
         log.info("Waiting for Envoy proxy to be ready (timeout: " + Durations.inSeconds(total) + ")...");
         long deadline = context.clock().nanoTime() + total.toNanos();
         EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
-        Waiter.Outcome outcome = new Waiter(context.clock(), prober).await(targets, total, every, requestTimeout,
+        Waiter.Outcome outcome = waiter.await(targets, total, every, requestTimeout,
                 failed -> log.debug("Not ready yet: " + describe(failed) + explanation(envoy, admin, log, requestTimeout, deadline)));
         if (outcome.ready()) {
             log.info("Envoy is ready!");
-            return 0;
+            return new Ended("ready", outcome, null, 0);
         }
         String message = "timeout waiting for Envoy proxy to become ready. Last error: "
                 + outcome.unready().stream().map(WaitCommand::describe).collect(Collectors.joining("; "));
+        String why = null;
+        if (admin != null) {
+            EnvoyAdmin.Diagnosis diagnosis = envoy.diagnose(admin, requestTimeout.dividedBy(2));
+            why = diagnosis.reachable() ? "Envoy: " + diagnosis.explanation() : null;
+        }
         if (whenLate == OnTimeout.CONTINUE) {
             log.warn(message + " (continuing: --on-timeout continue)");
-            return 0;
+            return new Ended("NOT READY before the timeout, continuing (--on-timeout continue)", outcome, why, 0);
         }
         log.error(message);
-        return 1;
+        return new Ended("NOT READY before the timeout", outcome, why, 1);
+    }
+
+    /** --termination-log, else its variable, else Kubernetes' default path when that file is there to write. */
+    private TerminationLog terminationLog(Env env) {
+        String value = terminationLogPath != null ? terminationLogPath.trim() : env.get("SIDECAR_WAIT_TERMINATION_LOG");
+        if (value == null) {
+            return new TerminationLog(TerminationLog.KUBERNETES_DEFAULT, true);
+        }
+        if (value.equalsIgnoreCase("none")) {
+            return TerminationLog.off();
+        }
+        if (value.isEmpty()) {
+            throw UsageError.invalid(terminationLogPath != null ? "--termination-log" : "SIDECAR_WAIT_TERMINATION_LOG",
+                    "'' is not a path (give a path, or none)");
+        }
+        return new TerminationLog(Path.of(value), false);
     }
 
     /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */

@@ -19,12 +19,19 @@ public final class Log {
     private final Clock clock;
     private final Level threshold;
     private final Format format;
+    private final PrintStream mirror;
 
     public Log(PrintStream err, Clock clock, Level threshold, Format format) {
+        this(err, clock, threshold, format, null);
+    }
+
+    /** {@code mirror}: where every line is written as well (the container's main process's stderr), or null. */
+    public Log(PrintStream err, Clock clock, Level threshold, Format format, PrintStream mirror) {
         this.err = err;
         this.clock = clock;
         this.threshold = threshold;
         this.format = format;
+        this.mirror = mirror;
     }
 
     public void error(String message) {
@@ -58,5 +65,9 @@ public final class Log {
                 : time + "\t" + name + "\t" + message;
         err.println(line);
         err.flush();
+        if (mirror != null) {
+            mirror.println(line);
+            mirror.flush();
+        }
     }
 }

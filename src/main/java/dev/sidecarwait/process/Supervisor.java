@@ -27,15 +27,24 @@ public final class Supervisor {
     private record CommandExited(int code) implements Event {
     }
 
+    /** How a run ended, for the last log line: {@code what} is a phrase such as "start-app exited with code 3". */
+    public record Result(int exitCode, Ending ending, String what) {
+    }
+
+    public enum Ending { WAIT_FAILED, SIGNALLED_WHILE_WAITING, NOT_STARTED, COMMAND_EXITED }
+
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final Log log;
     private final ChildSignaller signaller;
     private final OrphanReaper reaper;
+    private final String path;
 
-    public Supervisor(Log log, ChildSignaller signaller) {
+    /** {@code path}: the PATH the command is looked up in, to explain a failure to start it. */
+    public Supervisor(Log log, ChildSignaller signaller, String path) {
         this.log = log;
         this.signaller = signaller;
         this.reaper = new OrphanReaper(log);
+        this.path = path;
     }
 
     /** Called from a signal handler thread. */
@@ -44,11 +53,11 @@ public final class Supervisor {
     }
 
     /**
-     * Runs {@code waitStep} (exit-code semantics: 0 means go on), then the command. Returns the command's exit
+     * Runs {@code waitStep} (exit-code semantics: 0 means go on), then the command. Ends with the command's exit
      * code; the wait's when it did not end in 0; 128+N when signal N ended the wait; 127 or 126 when the
      * command could not be started.
      */
-    public int run(Callable<Integer> waitStep, List<String> command) throws InterruptedException {
+    public Result run(Callable<Integer> waitStep, List<String> command) throws InterruptedException {
         Thread waiting = new Thread(() -> events.add(new WaitFinished(callSafely(waitStep))), "wait");
         waiting.setDaemon(true); // a signal may end the wait while a request is still in flight
         waiting.start();
@@ -60,7 +69,7 @@ public final class Supervisor {
         int waited = ((WaitFinished) first).code();
         if (waited != 0) {
             log.error("Not starting " + command.get(0) + ": the wait did not succeed (exit code " + waited + ")");
-            return waited;
+            return new Result(waited, Ending.WAIT_FAILED, "not starting " + command.get(0));
         }
         Event raced = events.poll();
         if (raced instanceof SignalReceived signal) {
@@ -83,7 +92,7 @@ public final class Supervisor {
                 forward(child, signal);
             } else if (event instanceof CommandExited exited) {
                 log.info(command.get(0) + " exited with code " + exited.code());
-                return exited.code();
+                return new Result(exited.code(), Ending.COMMAND_EXITED, command.get(0) + " exited with code " + exited.code());
             }
         }
     }
@@ -97,9 +106,10 @@ public final class Supervisor {
         }
     }
 
-    private int stoppedWhileWaiting(SignalReceived signal) {
+    private Result stoppedWhileWaiting(SignalReceived signal) {
         log.warn("Received SIG" + signal.name() + " while waiting for the proxy: not starting the command");
-        return 128 + signal.number();
+        return new Result(128 + signal.number(), Ending.SIGNALLED_WHILE_WAITING,
+                "SIG" + signal.name() + " arrived while waiting; the command was not started");
     }
 
     private void forward(Process child, SignalReceived signal) {
@@ -111,18 +121,10 @@ public final class Supervisor {
         }
     }
 
-    /** The shell's conventions: 127 when the command is not found, 126 when it cannot be executed. */
-    private int cannotStart(String program, IOException e) {
-        String message = String.valueOf(e.getMessage());
-        if (message.contains("error=2,")) {
-            log.error(program + ": command not found");
-            return 127;
-        }
-        if (message.contains("error=13,")) {
-            log.error(program + ": permission denied (not an executable file)");
-            return 126;
-        }
-        log.error(program + ": cannot execute: " + message);
-        return 126;
+    /** The shell's conventions, decided by looking the command up: 127 not found, 126 found but not executable. */
+    private Result cannotStart(String program, IOException e) {
+        CommandLookup.Failure failure = CommandLookup.whyNotStarted(program, path, e);
+        log.error(program + ": " + failure.reason());
+        return new Result(failure.exitCode(), Ending.NOT_STARTED, program + ": " + failure.reason());
     }
 }

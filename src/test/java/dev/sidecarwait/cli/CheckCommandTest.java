@@ -134,6 +134,10 @@ class CheckCommandTest {
                 + "/healthz/ready: HTTP status code 503 (Envoy is up but has not received its listeners (LDS) from the control plane yet)"),
                 run.err());
         CliRun quiet = CliRun.run(env, "wait", "--timeout", "300ms");
-        assertTrue(!quiet.err().contains("LDS"), "without --verbose the admin API is not asked: " + quiet.err());
+        assertTrue(!quiet.err().contains("\tdebug\t"), "without --verbose no line per attempt: " + quiet.err());
+        String last = quiet.err().lines().reduce((first, second) -> second).orElse("");
+        assertTrue(last.contains("\terror\tsidecar-wait: NOT READY before the timeout after 0.")
+                && last.contains("; Envoy: Envoy is up but has not received its listeners (LDS) from the control plane yet; exit code 1"),
+                "the last line always says why, once: " + quiet.err());
     }
 }

@@ -177,6 +177,89 @@ class NetworkProberTest {
         }
     }
 
+    @Test
+    void anEndlessBodyAfterA200IsReadyAtOnce() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            serveOnce(server, out -> {
+                out.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                for (int i = 0; i < 1000; i++) { // ten seconds of chunks, far past the request timeout
+                    out.write(("6\r\nchunk\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    Thread.sleep(10);
+                }
+            });
+            ProbeResult result = probe("http://localhost:" + server.getLocalPort() + "/stats/prometheus", 2000);
+            assertTrue(result.ready(), result.detail());
+            assertEquals("chunk", result.bodyLine()); // ready within 2 s of a 10 s body: it was not read to its end
+        }
+    }
+
+    @Test
+    void a200ThatKeepsTheConnectionOpenWithoutALengthIsReady() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            serveOnce(server, out -> {
+                out.write("HTTP/1.1 200 OK\r\n\r\nLIVE".getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+                Thread.sleep(10_000);
+            });
+            ProbeResult result = probe("http://localhost:" + server.getLocalPort() + "/ready", 2000);
+            assertTrue(result.ready(), result.detail());
+            assertEquals("LIVE", result.bodyLine()); // the connection stays open for 10 s, the request timeout is 2 s
+        }
+    }
+
+    @Test
+    void redirectsToTheSameHostAreFollowed() {
+        proxy.stubFor(get("/old").willReturn(aResponse().withStatus(301).withHeader("Location", url("/moved"))));
+        proxy.stubFor(get("/moved").willReturn(aResponse().withStatus(302).withHeader("Location", "/healthz/ready?via=302")));
+        proxy.stubFor(get("/healthz/ready?via=302").willReturn(aResponse().withStatus(200).withBody("LIVE")));
+        ProbeResult result = probe(url("/old"), 2000);
+        assertTrue(result.ready(), result.detail());
+        assertEquals("LIVE", result.bodyLine());
+        proxy.verify(1, getRequestedFor(urlEqualTo("/healthz/ready?via=302")));
+    }
+
+    @Test
+    void aRedirectToAnotherHostIsNotFollowedAndIsItselfTheAnswer() {
+        proxy.stubFor(get("/elsewhere").willReturn(aResponse().withStatus(302)
+                .withHeader("Location", "http://login.example.invalid/ready")));
+        ProbeResult result = probe(url("/elsewhere"), 2000);
+        assertFalse(result.ready());
+        assertEquals(302, result.status());
+        assertEquals("HTTP status code 302 (a redirect to http://login.example.invalid/ready, not followed: another host)",
+                result.detail());
+        NetworkProber kubeletsRule = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200-399"));
+        assertTrue(kubeletsRule.probe(Target.parse(url("/elsewhere")), Timeout.of(Duration.ofMillis(2000))).ready(),
+                "with the kubelet's 200-399 the unfollowed redirect counts as ready, as it does for the kubelet");
+    }
+
+    @Test
+    void aRedirectLoopStopsAfterTenHops() {
+        proxy.stubFor(get("/loop").willReturn(aResponse().withStatus(307).withHeader("Location", "/loop")));
+        ProbeResult result = probe(url("/loop"), 2000);
+        assertFalse(result.ready());
+        assertEquals("stopped after 10 redirects", result.detail());
+        proxy.verify(10, getRequestedFor(urlEqualTo("/loop")));
+    }
+
+    private interface Serve {
+        void to(OutputStream out) throws Exception;
+    }
+
+    private static Thread serveOnce(ServerSocket server, Serve serve) {
+        Thread thread = new Thread(() -> {
+            try (Socket s = server.accept()) {
+                s.getInputStream().read(new byte[4096]);
+                serve.to(s.getOutputStream());
+            } catch (Exception closedByTheProbe) {
+                // the probe hung up once it had what it needed
+            }
+        });
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
     static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return socket.getLocalPort();

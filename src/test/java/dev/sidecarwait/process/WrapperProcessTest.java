@@ -208,7 +208,7 @@ class WrapperProcessTest {
         SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", ready,
                 "--quit-url", "http://127.0.0.1:" + closed + "/quitquitquit", "--quit-timeout", "1s", "--", "true");
         assertEquals(0, run.exit(), run.err());
-        assertTrue(run.err().contains("Could not ask the sidecar to quit: POST http://127.0.0.1:" + closed
+        assertTrue(run.err().contains("\tinfo\tThe sidecar is already gone: POST http://127.0.0.1:" + closed
                 + "/quitquitquit: connection refused"), run.err());
     }
 

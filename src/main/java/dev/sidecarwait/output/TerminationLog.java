@@ -1,0 +1,61 @@
+package dev.sidecarwait.output;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The container's termination-message file (Kubernetes' terminationMessagePath, /dev/termination-log by
+ * default): what `kubectl describe pod` shows as the container's last state once it has ended. A failed
+ * postStart hook's own output is shown nowhere else.
+ */
+public final class TerminationLog {
+
+    public static final Path KUBERNETES_DEFAULT = Path.of("/dev/termination-log");
+    /** The kubelet reads at most this much of the file. */
+    public static final int MAX_BYTES = 4096;
+
+    private final Path path;
+    private final boolean onlyIfPresent;
+
+    /** {@code onlyIfPresent}: write only into a file that already exists and is writable (the default path). */
+    public TerminationLog(Path path, boolean onlyIfPresent) {
+        this.path = path;
+        this.onlyIfPresent = onlyIfPresent;
+    }
+
+    public static TerminationLog off() {
+        return new TerminationLog(null, true);
+    }
+
+    public void write(String summary, Log log) {
+        if (path == null || onlyIfPresent && !(Files.isRegularFile(path) && Files.isWritable(path))) {
+            return;
+        }
+        try {
+            Files.write(path, capped(summary), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            log.warn("Cannot write the termination message to " + path + ": " + e);
+        }
+    }
+
+    /** At most {@link #MAX_BYTES} bytes of UTF-8, cut between characters and marked when cut. */
+    static byte[] capped(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= MAX_BYTES) {
+            return bytes;
+        }
+        byte[] mark = " [cut]".getBytes(StandardCharsets.UTF_8);
+        int end = MAX_BYTES - mark.length;
+        while (end > 0 && (bytes[end] & 0xC0) == 0x80) { // never split a multi-byte character
+            end--;
+        }
+        byte[] cut = new byte[end + mark.length];
+        System.arraycopy(bytes, 0, cut, 0, end);
+        System.arraycopy(mark, 0, cut, end, mark.length);
+        return cut;
+    }
+}

@@ -1,0 +1,224 @@
+package dev.sidecarwait.cli;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.sidecarwait.SidecarWaitProcess;
+import dev.sidecarwait.servers.RealServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How every wait ends: the last line, the termination message, the mirror to PID 1, the quit's remedies. */
+class WaitEndingsTest {
+
+    @RegisterExtension
+    static WireMockExtension proxy = WireMockExtension.newInstance()
+            .options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1")).build();
+
+    @TempDir
+    Path dir;
+
+    private final Map<String, String> env = new HashMap<>(Map.of("SIDECAR_WAIT_ADMIN_URL", "none"));
+
+    private String url(String path) {
+        return "http://localhost:" + proxy.getPort() + path;
+    }
+
+    private static String lastLine(CliRun run) {
+        return run.err().lines().reduce((first, second) -> second).orElse("");
+    }
+
+    @Test
+    void aTimeoutEndsWithOneSummaryLineAndTheTerminationMessage() throws Exception {
+        proxy.stubFor(get("/healthz/ready").willReturn(aResponse().withStatus(503)));
+        Path message = Files.writeString(dir.resolve("termination-log"), "");
+        CliRun run = CliRun.run(env, "wait", "--url", url("/healthz/ready"), "--timeout", "600ms", "--period", "100ms",
+                "--termination-log", message.toString());
+        assertEquals(1, run.exit(), run.err());
+        String last = lastLine(run);
+        assertTrue(last.matches(".*\terror\tsidecar-wait: NOT READY before the timeout after 0\\.[67] s; attempts: "
+                + "http://localhost:\\d+/healthz/ready [4-7]; not ready: http://localhost:\\d+/healthz/ready: HTTP status code 503; "
+                + "exit code 1"), last);
+        assertEquals(last.substring(last.indexOf("sidecar-wait: ")), Files.readString(message));
+    }
+
+    @Test
+    void successLeavesTheTerminationMessageAlone() throws Exception {
+        proxy.stubFor(get("/healthz/ready").willReturn(aResponse().withStatus(200)));
+        Path message = Files.writeString(dir.resolve("termination-log"), "the app's own message");
+        CliRun run = CliRun.run(env, "wait", "--url", url("/healthz/ready"), "--termination-log", message.toString());
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.err().contains("\tinfo\tEnvoy is ready!\n"), "pilot-agent's wording stays: " + run.err());
+        assertTrue(lastLine(run).matches(".*\tinfo\tsidecar-wait: ready after \\d+\\.\\d s; attempts: \\S+ 1; exit code 0"),
+                lastLine(run));
+        assertEquals("the app's own message", Files.readString(message));
+    }
+
+    @Test
+    void theDefaultPathIsWrittenOnlyWhenItExistsAndNoneTurnsItOff() throws Exception {
+        Path absent = dir.resolve("absent");
+        CliRun run = CliRun.run(Map.of("SIDECAR_WAIT_TERMINATION_LOG", absent.toString()), "wait", "--url",
+                "tcp://127.0.0.1:1", "--timeout", "200ms");
+        assertEquals(1, run.exit());
+        assertTrue(Files.exists(absent), "an explicit path is created");
+
+        Path off = Files.writeString(dir.resolve("off"), "");
+        CliRun none = CliRun.run(Map.of(), "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "200ms",
+                "--termination-log", "none");
+        assertEquals(1, none.exit());
+        assertEquals("", Files.readString(off));
+    }
+
+    @Test
+    void aUsageErrorIsATerminationMessageToo() throws Exception {
+        Path message = dir.resolve("termination-log");
+        CliRun run = CliRun.run(Map.of("SIDECAR_WAIT_TIMEOUT", "5x"), "wait", "--termination-log", message.toString());
+        assertEquals(2, run.exit());
+        assertEquals(1, run.errLines(), run.err());
+        assertTrue(Files.readString(message).startsWith("sidecar-wait wait: invalid value for SIDECAR_WAIT_TIMEOUT: '5x'"),
+                Files.readString(message));
+    }
+
+    @Test
+    void skippedAndContinuedWaitsEndWithTheirOwnLastLine() {
+        CliRun disabled = CliRun.run(Map.of("SIDECAR_WAIT_DISABLED", "true"), "wait");
+        assertEquals(0, disabled.exit());
+        assertTrue(lastLine(disabled).endsWith("\tinfo\tsidecar-wait: skipped: SIDECAR_WAIT_DISABLED is true; exit code 0"),
+                disabled.err());
+        CliRun continued = CliRun.run(env, "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "200ms", "--on-timeout", "continue");
+        assertEquals(0, continued.exit());
+        assertTrue(lastLine(continued).contains("sidecar-wait: NOT READY before the timeout, continuing (--on-timeout continue)"),
+                continued.err());
+        assertTrue(lastLine(continued).endsWith("not ready: tcp://127.0.0.1:1: connection refused; exit code 0"), continued.err());
+    }
+
+    @Test
+    void aRequestCutShortByTheOverallTimeoutSaysSo() {
+        proxy.stubFor(get("/slow").willReturn(aResponse().withStatus(200).withFixedDelay(3000)));
+        CliRun run = CliRun.run(env, "wait", "--url", url("/slow"), "--timeout", "700ms", "--request-timeout", "500ms");
+        assertEquals(1, run.exit());
+        assertTrue(lastLine(run).contains("/slow: no answer before the overall timeout; exit code 1"), lastLine(run));
+    }
+
+    @Test
+    void theTerminationMessageIsCappedAtTheKubeletsLimitBetweenCharacters() throws Exception {
+        Path message = dir.resolve("termination-log");
+        List<String> args = new ArrayList<>(List.of("wait", "--timeout", "300ms", "--termination-log", message.toString()));
+        for (int i = 0; i < 60; i++) {
+            args.add("--url");
+            args.add("http://127.0.0.1:1/" + "é".repeat(40 + i % 2) + "/" + i); // two bytes a character
+        }
+        CliRun run = CliRun.run(env, args.toArray(String[]::new));
+        assertEquals(1, run.exit());
+        byte[] written = Files.readAllBytes(message);
+        assertTrue(written.length <= 4096 && written.length > 4090, "length " + written.length);
+        String text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(written)).toString();
+        assertTrue(text.startsWith("sidecar-wait: NOT READY before the timeout") && text.endsWith(" [cut]"), text);
+    }
+
+    @Test
+    void everyLogLineCanBeMirroredToTheMainProcessesStderr() throws Exception {
+        proxy.stubFor(get("/healthz/ready").willReturn(aResponse().withStatus(200)));
+        Path pid1Stderr = dir.resolve("pid1-stderr.txt");
+        // A PID namespace of the test's own: bash is PID 1 there (dash would apply the child's redirection to
+        // itself), and its stderr is a file the test reads.
+        Process process = inPidNamespace(pid1Stderr, "wait", "--url", url("/healthz/ready"), "--log-to-pid1");
+        assertEquals(0, process.exitValue(), Files.readString(pid1Stderr));
+        String mirrored = Files.readString(pid1Stderr);
+        assertTrue(mirrored.contains("\tinfo\tEnvoy is ready!\n"), mirrored);
+        assertTrue(mirrored.contains("\tinfo\tsidecar-wait: ready after"), mirrored);
+    }
+
+    @Test
+    void aMirrorThatCannotBeOpenedIsOneWarning() throws Exception {
+        proxy.stubFor(get("/healthz/ready").willReturn(aResponse().withStatus(200)));
+        Path own = dir.resolve("own-stderr.txt");
+        // PID 1 (bash) closes its own stderr, so there is no /proc/1/fd/2 to open.
+        List<String> command = new ArrayList<>(List.of("unshare", "--pid", "--fork", "--mount-proc", "bash", "-c",
+                "exec 3>&2 2>&-; \"$@\" 2>\"$0\"; exit $?", own.toString()));
+        command.addAll(SidecarWaitProcess.builder("wait", "--url", url("/healthz/ready")).command());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("SIDECAR_WAIT_LOG_TO_PID1", "true");
+        Process process = builder.start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        String err = Files.readString(own);
+        assertEquals(0, process.exitValue(), err);
+        assertEquals(1, err.lines().filter(line -> line.contains("\twarn\t")).count(), err);
+        assertTrue(err.contains("\twarn\tCannot mirror log lines to the main process's stderr (/proc/1/fd/2)"), err);
+    }
+
+    @Test
+    void aCommandThatCannotStartIsATerminationMessageButTheCommandsOwnFailureIsNot() throws Exception {
+        proxy.stubFor(get("/healthz/ready").willReturn(aResponse().withStatus(200)));
+        Path message = Files.writeString(dir.resolve("termination-log"), "");
+        SidecarWaitProcess.Result missing = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url("/healthz/ready"),
+                "--termination-log", message.toString(), "--", "no-such-command-for-sidecar-wait");
+        assertEquals(127, missing.exit());
+        assertTrue(Files.readString(message).contains("no-such-command-for-sidecar-wait: command not found; exit code 127"),
+                Files.readString(message));
+
+        Files.writeString(message, "");
+        SidecarWaitProcess.Result failed = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url("/healthz/ready"),
+                "--termination-log", message.toString(), "--", "sh", "-c", "exit 3");
+        assertEquals(3, failed.exit());
+        assertTrue(failed.err().contains("sidecar-wait: ready after"), failed.err());
+        assertTrue(failed.err().contains("; sh exited with code 3; exit code 3"), failed.err());
+        assertEquals("", Files.readString(message), "the app's termination message is the app's own");
+    }
+
+    @Test
+    void quitAnswersComeWithARemedy() {
+        proxy.stubFor(post("/shutdown").willReturn(aResponse().withStatus(404)
+                .withHeader("Content-Type", "text/plain").withBody("shutdown endpoint is not enabled\n")));
+        proxy.stubFor(post("/quitquitquit").willReturn(aResponse().withStatus(403).withBody("forbidden\n")));
+        CliRun linkerd = CliRun.run(Map.of(), "quit", "--url", url("/shutdown"));
+        assertEquals(1, linkerd.exit());
+        assertTrue(linkerd.err().contains("answered HTTP 404 (shutdown endpoint is not enabled); Linkerd's proxy has "
+                + "/shutdown turned off: annotate the workload with config.linkerd.io/proxy-admin-shutdown: enabled"), linkerd.err());
+        CliRun forbidden = CliRun.run(Map.of(), "quit", "--url", url("/quitquitquit"));
+        assertTrue(forbidden.err().contains("answered HTTP 403 (forbidden); the endpoint only accepts requests from localhost"),
+                forbidden.err());
+    }
+
+    @Test
+    void theWrappersExitCodeIsTheCommandsWhateverTheQuitAnswered() throws Exception {
+        proxy.stubFor(get("/healthz/ready").willReturn(aResponse().withStatus(200)));
+        proxy.stubFor(post("/shutdown").willReturn(aResponse().withStatus(404).withBody("shutdown endpoint is not enabled\n")));
+        SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url("/healthz/ready"),
+                "--quit-url", url("/shutdown"), "--", "sh", "-c", "exit 4");
+        assertEquals(4, run.exit(), run.err());
+        assertTrue(run.err().contains("config.linkerd.io/proxy-admin-shutdown: enabled"), run.err());
+        int closed = RealServer.freePort();
+        SidecarWaitProcess.Result gone = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url("/healthz/ready"),
+                "--quit-url", "http://127.0.0.1:" + closed + "/quitquitquit", "--", "true");
+        assertEquals(0, gone.exit(), gone.err());
+        assertFalse(gone.err().contains("\terror\t") || gone.err().contains("\twarn\t"), gone.err());
+    }
+
+    private static Process inPidNamespace(Path pid1Stderr, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("unshare", "--pid", "--fork", "--mount-proc", "bash", "-c",
+                "\"$@\" 2>/dev/null; exit $?", "sh"));
+        command.addAll(SidecarWaitProcess.builder(args).command());
+        Process process = new ProcessBuilder(command).redirectError(pid1Stderr.toFile()).start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("did not finish");
+        }
+        return process;
+    }
+}
