@@ -133,7 +133,7 @@ class NativeBuildTest {
             properties.load(in);
         }
         List<String> args = List.of(properties.getProperty("Args").trim().split("\\s+"));
-        assertEquals(List.of("-Os", "-march=compatibility", "--install-exit-handlers", "--no-fallback", "-R:MaxHeapSize=32m"), args);
+        assertEquals(List.of("-Os", "-march=compatibility", "--no-fallback", "-R:MaxHeapSize=32m"), args);
 
         String readme = section(Files.readString(Path.of("README.md")), "## Native binary and image");
         for (String arg : args) {
