@@ -2,16 +2,20 @@ package dev.sidecarwait.cli;
 
 import dev.sidecarwait.drain.DrainPolicy;
 import dev.sidecarwait.drain.Drainer;
+import dev.sidecarwait.drain.EnvoyConnections;
+import dev.sidecarwait.drain.Reading;
 import dev.sidecarwait.drain.ProcNetTcp;
 import dev.sidecarwait.drain.SocketOwners;
 import dev.sidecarwait.drain.TcpSocket;
 import dev.sidecarwait.output.Log;
+import dev.sidecarwait.probe.Target;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -28,8 +32,11 @@ import picocli.CommandLine.Option;
                 "A socket is the proxy's own when its owner process (seen in /proc/PID/fd) is one of --exclude-process;",
                 "when the owner cannot be seen (another container), when its port is one of the mesh's own ports.",
                 "Ports given with --exclude-port never count, whoever holds them.",
+                "With --source envoy: waits until Envoy's listeners carry no downstream connection (its admin API's",
+                "downstream_cx_active, without the admin, internal and Istio 15021/15090 listeners); Envoy without those",
+                "stats falls back to the sockets, never to zero. --source both: both must be drained.",
                 "",
-                "Exit codes: 0 drained, 1 still open at the timeout (or the socket table cannot be read), 2 bad usage.",
+                "Exit codes: 0 drained, 1 still open (or unknown) at the timeout, or the socket table cannot be read; 2 bad usage.",
                 "",
                 "Examples:",
                 "  In the proxy container's preStop hook (replaces the netstat loop):",
@@ -38,7 +45,11 @@ import picocli.CommandLine.Option;
                 "    sidecar-wait drain --port 8080 --timeout 25s",
                 "  In the app container's preStop hook: hold 5s while the mesh stops routing here (the app's own",
                 "  port stays open until the SIGTERM this hook holds back, so it must not count):",
-                "    sidecar-wait drain --min 5s --exclude-port 8080"})
+                "    sidecar-wait drain --min 5s --exclude-port 8080",
+                "  In an Istio proxy's preStop hook, from Envoy's own connection counts and the pod's sockets:",
+                "    sidecar-wait drain --source both --timeout 40s",
+                "  Plain Envoy (admin API on 9901), first asking it to drain its inbound listeners:",
+                "    sidecar-wait drain --mesh envoy --source envoy --graceful-envoy --timeout 40s"})
 final class DrainCommand implements Callable<Integer> {
 
     private final Context context;
@@ -77,6 +88,22 @@ final class DrainCommand implements Callable<Integer> {
             description = "Time between looks. Env: SIDECAR_WAIT_DRAIN_PERIOD. Default: 1s.")
     Duration period;
 
+    @Option(names = "--source", paramLabel = "proc|envoy|both",
+            description = "What counts as still open: the pod's sockets in /proc (proc), Envoy's own count of active "
+                    + "downstream connections from its admin API (envoy), or both must be drained (both). "
+                    + "Env: SIDECAR_WAIT_DRAIN_SOURCE. Default: proc.")
+    Source source;
+
+    @Option(names = "--graceful-envoy",
+            description = "First ask Envoy to drain its inbound listeners (POST /drain_listeners?inboundonly&graceful, "
+                    + "what Istio's agent sends on SIGTERM): for plain Envoy, or a proxy whose agent does not.")
+    boolean gracefulEnvoy;
+
+    @Mixin
+    AdminOption admin;
+
+    enum Source { PROC, ENVOY, BOTH }
+
     DrainCommand(Context context, Path proc) {
         this.context = context;
         this.proc = proc;
@@ -98,38 +125,94 @@ final class DrainCommand implements Callable<Integer> {
             throw new UsageError("--timeout (" + Durations.format(atMost) + ") must not be shorter than --min ("
                     + Durations.format(atLeast) + ")");
         }
+        Source from = source != null ? source : orDefault(env.parse("SIDECAR_WAIT_DRAIN_SOURCE", DrainCommand::source), Source.PROC);
+        Target.Http adminUrl = admin.resolve(env, mesh);
+        if ((from != Source.PROC || gracefulEnvoy) && adminUrl == null) {
+            throw new UsageError((gracefulEnvoy ? "--graceful-envoy" : "--source " + from.name().toLowerCase(Locale.ROOT))
+                    + " needs Envoy's admin API, and there is none (the " + mesh.name().toLowerCase(Locale.ROOT)
+                    + " preset has none, or --admin-url none); give --admin-url");
+        }
 
         ProcNetTcp table = new ProcNetTcp(proc);
         SocketOwners owners = new SocketOwners(proc);
         DrainPolicy policy = new DrainPolicy(portSet, processes, new LinkedHashSet<>(mesh.proxyPorts), excluded);
+        Drainer.Look sockets = () -> {
+            try {
+                List<TcpSocket> all = table.read();
+                return Reading.holding(policy.stillOpen(all, owners.of(policy.candidates(all))).stream()
+                        .map(DrainPolicy.Open::toString).collect(Collectors.toList()));
+            } catch (IOException e) {
+                return Reading.unknown("cannot read the socket table under " + proc + ": " + e.getMessage());
+            }
+        };
+        String socketsRule = portSet.isEmpty() ? "no application socket is listening"
+                : "nothing is listening or connected on port " + portSet.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        Set<Integer> meshOwn = new LinkedHashSet<>(mesh.proxyPorts);
+        meshOwn.retainAll(Set.of(15021, 15090)); // Istio's health and Prometheus listeners carry no app traffic
+        meshOwn.addAll(excluded);
+        EnvoyConnections envoy = adminUrl == null ? null : new EnvoyConnections(context.clock(), adminUrl,
+                Duration.ofSeconds(1), meshOwn, proc, processes, from == Source.BOTH ? Reading::clear : sockets, log::warn, log::info);
+        String envoyRule = "Envoy's listeners at " + (adminUrl == null ? "" : adminUrl.text()) + " carry no downstream "
+                + "connection (admin and internal listeners" + (meshOwn.isEmpty() ? "" : " and those on port "
+                + meshOwn.stream().map(String::valueOf).collect(Collectors.joining(", "))) + " left out; the pod's sockets "
+                + "if Envoy has no such stats)";
+        Drainer.Look look = switch (from) {
+            case PROC -> sockets;
+            case ENVOY -> envoy;
+            case BOTH -> () -> Reading.both(envoy.look(), sockets.look());
+        };
+        String rule = switch (from) {
+            case PROC -> socketsRule;
+            case ENVOY -> envoyRule;
+            case BOTH -> envoyRule + ", and " + socketsRule;
+        };
+
         try {
             table.read();
         } catch (IOException e) {
             log.error("Cannot read the socket table under " + proc + ": " + e.getMessage());
             return 1;
         }
-        String what = portSet.isEmpty() ? "no application socket is listening"
-                : "nothing is listening or connected on port " + portSet.stream().map(String::valueOf).collect(Collectors.joining(", "));
-        log.info("Draining: waiting until " + what + " (at least " + Durations.inSeconds(atLeast) + ", at most "
-                + Durations.inSeconds(atMost) + ")...");
-        Drainer.Look look = () -> {
-            List<TcpSocket> sockets = table.read();
-            return policy.stillOpen(sockets, owners.of(policy.candidates(sockets)));
-        };
-        Drainer.Outcome outcome = new Drainer(context.clock(), look).drain(atLeast, atMost, every,
-                open -> log.debug("Still open: " + describe(open)),
-                failure -> log.warn("Cannot read the socket table: " + failure));
+        log.info("Draining (source: " + from.name().toLowerCase(Locale.ROOT) + "): waiting until " + rule + "; at least "
+                + Durations.inSeconds(atLeast) + ", looking every " + Durations.inSeconds(every) + ", at most "
+                + Durations.inSeconds(atMost) + "...");
+        if (gracefulEnvoy) {
+            String answer = envoy.drainInboundListeners();
+            if (answer.startsWith("Asked")) {
+                log.info(answer);
+            } else {
+                log.warn(answer);
+            }
+        }
+        String[] said = {null};
+        Drainer.Outcome outcome = new Drainer(context.clock(), look).drain(atLeast, atMost, every, reading -> {
+            String now = reading.toString();
+            if (!now.equals(said[0])) {
+                said[0] = now;
+                if (reading.known()) {
+                    log.info("Still open: " + now);
+                } else {
+                    log.warn("Still open: " + now);
+                }
+            } else {
+                log.debug("Still open: " + now);
+            }
+        });
         if (outcome.drained()) {
-            log.info("Drained after " + Durations.inSeconds(Duration.ofMillis(outcome.elapsed().toMillis())) + ": " + what);
+            log.info("Drained after " + Durations.inSeconds(Duration.ofMillis(outcome.elapsed().toMillis())) + ": " + rule);
             return 0;
         }
-        log.error("Gave up after " + Durations.inSeconds(atMost) + "; still open: " + describe(outcome.open()));
+        log.error("Gave up after " + Durations.inSeconds(atMost) + "; still open: " + outcome.last());
         return 1;
     }
 
-    private static String describe(List<DrainPolicy.Open> open) {
-        return open.isEmpty() ? "(unknown: the socket table could not be read)"
-                : open.stream().map(DrainPolicy.Open::toString).collect(Collectors.joining("; "));
+    private static Source source(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "proc" -> Source.PROC;
+            case "envoy" -> Source.ENVOY;
+            case "both" -> Source.BOTH;
+            default -> throw new IllegalArgumentException("'" + value + "' is not proc, envoy or both");
+        };
     }
 
     private static Set<Integer> ports(String flag, List<Integer> values) {
@@ -141,7 +224,7 @@ final class DrainCommand implements Callable<Integer> {
         return new LinkedHashSet<>(values);
     }
 
-    private static Duration orDefault(Duration value, Duration fallback) {
+    private static <T> T orDefault(T value, T fallback) {
         return value != null ? value : fallback;
     }
 }

@@ -33,10 +33,8 @@ final class ProbeOptions {
             description = "pilot-agent's spelling of --request-timeout, in milliseconds.")
     Integer requestTimeoutMillis;
 
-    @Option(names = "--admin-url", paramLabel = "URL|none",
-            description = "Envoy's admin API, asked why the proxy is not ready (check, wait --verbose); none to skip. "
-                    + "Env: SIDECAR_WAIT_ADMIN_URL. Default: the mesh's (istio: http://localhost:15000, envoy: http://localhost:9901, linkerd: none).")
-    String adminUrl;
+    @Mixin
+    AdminOption admin;
 
     @Mixin
     MeshOption meshOption;
@@ -51,25 +49,7 @@ final class ProbeOptions {
 
     /** Null when there is no admin API to ask. */
     Target.Http adminUrl(Env env) {
-        String source = adminUrl != null ? "--admin-url" : "SIDECAR_WAIT_ADMIN_URL";
-        String value = adminUrl != null ? adminUrl.trim() : env.get("SIDECAR_WAIT_ADMIN_URL");
-        if (value == null) {
-            String preset = meshOption.resolve(env).adminUrl;
-            return preset == null ? null : (Target.Http) Target.parse(preset);
-        }
-        if (value.equalsIgnoreCase("none")) {
-            return null;
-        }
-        Target target;
-        try {
-            target = Target.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw UsageError.invalid(source, "'" + value + "': " + e.getMessage());
-        }
-        if (!(target instanceof Target.Http http)) {
-            throw UsageError.invalid(source, "'" + value + "' is not an http:// URL");
-        }
-        return http;
+        return admin.resolve(env, meshOption.resolve(env));
     }
 
     /** A comma-separated list of targets from one environment variable; empty when unset. */

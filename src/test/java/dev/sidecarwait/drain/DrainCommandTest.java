@@ -131,7 +131,8 @@ class DrainCommandTest {
         Run run = drain(withPreExisting("--min", "1s", "--timeout", "10s", "--period", "200ms"));
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.millis() >= 1000, "held " + run.millis() + " ms");
-        assertTrue(run.err().contains("(at least 1 second, at most 10 seconds)"), run.err());
+        assertTrue(run.err().contains("\tinfo\tDraining (source: proc): waiting until no application socket is listening; "
+                + "at least 1 second, looking every 0.2 seconds, at most 10 seconds..."), run.err());
     }
 
     @Test
@@ -139,7 +140,7 @@ class DrainCommandTest {
         Run fromEnv = drain(Map.of("SIDECAR_WAIT_DRAIN_MIN", "600ms", "SIDECAR_WAIT_DRAIN_TIMEOUT", "5s",
                 "SIDECAR_WAIT_DRAIN_PERIOD", "100ms"), withPreExisting());
         assertEquals(0, fromEnv.exit(), fromEnv.err());
-        assertTrue(fromEnv.err().contains("(at least 0.6 seconds, at most 5 seconds)"), fromEnv.err());
+        assertTrue(fromEnv.err().contains("; at least 0.6 seconds, looking every 0.1 seconds, at most 5 seconds..."), fromEnv.err());
         assertTrue(fromEnv.millis() >= 600, "held " + fromEnv.millis() + " ms");
 
         Run flagWins = drain(Map.of("SIDECAR_WAIT_DRAIN_MIN", "1h"), withPreExisting("--min", "0s", "--timeout", "2s"));

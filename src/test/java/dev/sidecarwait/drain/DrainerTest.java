@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.FakeClock;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,13 +21,13 @@ class DrainerTest {
     private Drainer.Look openUntil(Duration closesAt) {
         return () -> {
             looks.add(clock.elapsed());
-            return clock.elapsed().compareTo(closesAt) < 0 ? List.of(app) : List.of();
+            return clock.elapsed().compareTo(closesAt) < 0 ? Reading.holding(List.of(app.toString())) : Reading.clear();
         };
     }
 
     private Drainer.Outcome drain(Drainer.Look look, long minMs, long timeoutMs, long periodMs) throws InterruptedException {
         return new Drainer(clock, look).drain(Duration.ofMillis(minMs), Duration.ofMillis(timeoutMs),
-                Duration.ofMillis(periodMs), open -> { }, failure -> { });
+                Duration.ofMillis(periodMs), reading -> { });
     }
 
     @Test
@@ -54,24 +53,33 @@ class DrainerTest {
 
     @Test
     void givesUpAtTheTimeoutWithWhatWasStillOpen() throws InterruptedException {
-        List<List<DrainPolicy.Open>> reported = new ArrayList<>();
+        List<Reading> reported = new ArrayList<>();
         Drainer.Outcome outcome = new Drainer(clock, openUntil(Duration.ofHours(1))).drain(Duration.ofSeconds(3),
-                Duration.ofMillis(2500), Duration.ofSeconds(1), reported::add, failure -> { });
+                Duration.ofMillis(2500), Duration.ofSeconds(1), reported::add);
         assertFalse(outcome.drained());
         assertEquals(Duration.ofMillis(2500), outcome.elapsed());
-        assertEquals(List.of(app), outcome.open());
+        assertEquals(List.of("port 8080 LISTEN"), outcome.last().holding());
         assertEquals(3, reported.size(), "one report per look before the last");
     }
 
     @Test
-    void aFailedReadIsReportedAndNeverCountsAsDrained() throws InterruptedException {
-        List<String> failures = new ArrayList<>();
-        Drainer.Look broken = () -> {
-            throw new IOException("/proc/net/tcp: permission denied");
-        };
+    void anUnknownReadingIsReportedAndNeverCountsAsDrained() throws InterruptedException {
+        List<Reading> reported = new ArrayList<>();
+        Drainer.Look broken = () -> Reading.unknown("/proc/net/tcp: permission denied");
         Drainer.Outcome outcome = new Drainer(clock, broken).drain(Duration.ZERO, Duration.ofSeconds(2),
-                Duration.ofSeconds(1), open -> { }, failures::add);
+                Duration.ofSeconds(1), reported::add);
         assertFalse(outcome.drained());
-        assertEquals(3, failures.size());
+        assertEquals(2, reported.size(), "two looks heard, the third ended the drain");
+        assertEquals("unknown: /proc/net/tcp: permission denied", outcome.last().toString());
+    }
+
+    @Test
+    void bothAreDrainedOnlyWhenEachIs() {
+        Reading open = Reading.holding(List.of("port 8080 LISTEN"));
+        Reading unknown = Reading.unknown("Envoy's admin API is not answering");
+        assertTrue(Reading.both(Reading.clear(), Reading.clear()).drained());
+        assertFalse(Reading.both(Reading.clear(), open).drained());
+        assertFalse(Reading.both(unknown, Reading.clear()).drained());
+        assertEquals("port 8080 LISTEN; unknown: Envoy's admin API is not answering", Reading.both(unknown, open).toString());
     }
 }
