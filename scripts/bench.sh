@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a wait costs: sidecar-wait side by side with what people use today, on this machine.
 #
-#   bash scripts/bench.sh            # about four minutes; RUNS=9 for steadier medians
+#   bash scripts/bench.sh            # about five minutes; RUNS=9 for steadier medians
 #
 # Compared: sidecar-wait as shipped (scripts/sidecar-wait: the native binary when built, else the jar with the
 # launcher's JVM options and class-data cache), the bare jar on a default JVM, the seeds' curl loop, and one
@@ -144,6 +144,32 @@ cost() {
   done
 }
 
+# 4. one wait on an endpoint that is already ready: wall time to exit, peak RSS, and, on a JVM, the classes it
+#    loads (-Xlog:class+load): the gauge for start-up work, which also tracks what a native image must contain
+one_wait() {
+  ready
+  local variant run t0 t1 stats
+  for variant in shipped bare-jar curl-once; do
+    for run in $(seq 0 "$runs"); do
+      t0=$(now_us)
+      eval "$(command_for "$variant" "$url" default 30)" >/dev/null 2>&1 || true
+      t1=$(now_us)
+      [ "$run" -eq 0 ] && continue
+      record one_wait_ms "$variant" - $(((t1 - t0) / 1000))
+      stats=$( { /usr/bin/time -f "%M" bash -c "$(command_for "$variant" "$url" default 30) >/dev/null 2>&1" || true; } 2>&1 | tail -1)
+      record one_wait_rss "$variant" - $((stats / 1024))
+    done
+  done
+  if [ ! -x target/sidecar-wait ]; then
+    SIDECAR_WAIT_JAVA_OPTS="-Xlog:class+load:file=$out/classes-shipped.txt" \
+      scripts/sidecar-wait wait -q --url "$url" --timeoutSeconds 30 >/dev/null 2>&1 || true
+    record classes shipped - "$(grep -c '' "$out/classes-shipped.txt")"
+  fi
+  java -Xlog:class+load:file="$out/classes-bare-jar.txt" -jar target/sidecar-wait.jar wait -q --url "$url" \
+    --timeoutSeconds 30 >/dev/null 2>&1 || true
+  record classes bare-jar - "$(grep -c '' "$out/classes-bare-jar.txt")"
+}
+
 echo "Measuring on $(nproc) cores, $(java -version 2>&1 | head -1); $runs runs after a warm-up..." >&2
 first_probe
 echo "  start to first probe: done" >&2
@@ -151,6 +177,8 @@ detection
 echo "  detection latency: done" >&2
 cost
 echo "  peak RSS and CPU over 10 s: done" >&2
+one_wait
+echo "  one wait on a ready endpoint: done" >&2
 unready
 
 # --- results --------------------------------------------------------------------------------------------
@@ -177,6 +205,9 @@ size_of() { [ -e "$1" ] && du -k "$1" | awk '{ printf "%d KiB", $1 }' || echo "n
   echo "| peak RSS, MiB (10 s unready, default period) | $(cell rss shipped default) | $(cell rss bare-jar default) | $(cell rss curl-loop default) | $(cell rss curl-once default) (one request) |"
   echo "| CPU time, ms (10 s unready, default period) | $(cell cpu shipped default) | $(cell cpu bare-jar default) | $(cell cpu curl-loop default) | $(cell cpu curl-once default) (one request) |"
   echo "| CPU time, ms (10 s unready, 100 ms period) | $(cell cpu shipped 0.1) | $(cell cpu bare-jar 0.1) | $(cell cpu curl-loop 0.1) | n/a |"
+  echo "| one wait on a ready endpoint, ms (exec to exit) | $(cell one_wait_ms shipped -) | $(cell one_wait_ms bare-jar -) | n/a | $(cell one_wait_ms curl-once -) |"
+  echo "| peak RSS, MiB (one wait on a ready endpoint) | $(cell one_wait_rss shipped -) | $(cell one_wait_rss bare-jar -) | n/a | $(cell one_wait_rss curl-once -) |"
+  echo "| classes loaded, one wait (JVM, -Xlog:class+load) | $(cell classes shipped -) | $(cell classes bare-jar -) | n/a | n/a |"
   echo "| artifact size | jar $(size_of target/sidecar-wait.jar), launcher $(size_of scripts/sidecar-wait), native $(size_of target/sidecar-wait) | (the same jar) | curl $(size_of "$(command -v curl)") + libcurl | (the same curl) |"
   echo
   echo "Median (min–max) of $runs runs after a warm-up (CPU and RSS: $(( runs < 3 ? runs : 3 )) runs). Default period: each tool's own (sidecar-wait's default; sleep 1 in the seeds' curl loop). $(nproc) cores, $(uname -r), $(java -version 2>&1 | head -1), $(curl --version | head -1 | cut -d' ' -f1-2), nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), $(date -u +%Y-%m-%d)."

@@ -5,8 +5,6 @@ import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import java.io.PrintStream;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +27,7 @@ public final class CheckReport {
     }
 
     public void printText(PrintStream out) {
-        out.println(DateTimeFormatter.ISO_INSTANT.format(at.truncatedTo(ChronoUnit.MILLIS)) + "  "
+        out.println(UtcTime.millis(at) + "  "
                 + (allReady() ? "ready" : "NOT READY"));
         for (ProbeResult result : results) {
             List<String> parts = new ArrayList<>();
@@ -57,7 +55,7 @@ public final class CheckReport {
     }
 
     public void printJson(PrintStream out) {
-        StringBuilder json = new StringBuilder("{\"time\":").append(Json.quote(at.toString()))
+        StringBuilder json = new StringBuilder("{\"time\":").append(Json.quote(UtcTime.micros(at)))
                 .append(",\"ready\":").append(allReady()).append(",\"targets\":[");
         for (int i = 0; i < results.size(); i++) {
             ProbeResult result = results.get(i);

@@ -2,8 +2,6 @@ package dev.sidecarwait.output;
 
 import dev.sidecarwait.Clock;
 import java.io.PrintStream;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 
 /**
  * One line per event on stderr. The text form copies pilot-agent's (time, tab, level, tab, message) so that
@@ -58,7 +56,7 @@ public final class Log {
         if (level.compareTo(threshold) > 0) {
             return;
         }
-        String time = DateTimeFormatter.ISO_INSTANT.format(clock.now().truncatedTo(ChronoUnit.MICROS));
+        String time = UtcTime.micros(clock.now());
         String name = level.name().toLowerCase(java.util.Locale.ROOT);
         String line = format == Format.JSON
                 ? "{\"time\":" + Json.quote(time) + ",\"level\":" + Json.quote(name) + ",\"msg\":" + Json.quote(message) + "}"
