@@ -60,7 +60,7 @@ public final class Waiter {
             long now = clock.nanoTime();
             synchronized (this) {
                 if (pending.isEmpty()) {
-                    return progress(true);
+                    return progress(true, "");
                 }
             }
             // Start to start; a round that overran its period is followed at once, never by a catch-up burst.
@@ -68,7 +68,7 @@ public final class Waiter {
             if (nextRound >= deadline) {
                 // No further round fits: hold until the deadline so a timeout always means "waited that long".
                 clock.sleep(Duration.ofNanos(Math.max(0, deadline - now)));
-                return progress(false);
+                return progress(false, "not probed before the timeout");
             }
             clock.sleep(Duration.ofNanos(nextRound - now));
             roundStart = nextRound;
@@ -77,15 +77,15 @@ public final class Waiter {
 
     /** How far the wait has got: safe to call from another thread while it runs. */
     public synchronized Outcome progress() {
-        return progress(pending.isEmpty() && !attempts.isEmpty());
+        return progress(pending.isEmpty() && !attempts.isEmpty(), "not probed yet");
     }
 
-    private synchronized Outcome progress(boolean ready) {
+    private synchronized Outcome progress(boolean ready, String unprobed) {
         List<ProbeResult> unready = new ArrayList<>();
         for (Map.Entry<Target, ProbeResult> entry : pending.entrySet()) {
             ProbeResult last = entry.getValue();
             unready.add(last != null ? last
-                    : new ProbeResult(entry.getKey(), false, 0, "not probed before the timeout", "", Duration.ZERO));
+                    : new ProbeResult(entry.getKey(), false, 0, unprobed, "", Duration.ZERO));
         }
         Duration elapsed = attempts.isEmpty() ? Duration.ZERO : Duration.ofNanos(clock.nanoTime() - start);
         return new Outcome(ready, unready, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attempts)), elapsed);

@@ -143,16 +143,24 @@ class WrapperProcessTest {
     void aSignalDuringTheWaitEndsItAtOnceAndTheCommandNeverStarts() throws Exception {
         Path marker = dir.resolve("started");
         Path err = dir.resolve("err.txt");
-        Process wrapper = SidecarWaitProcess.builder("wait", "--url", "tcp://127.0.0.1:1", "--timeout", "1h",
-                        "--", "touch", marker.toString())
+        Path message = Files.writeString(dir.resolve("termination-log"), "");
+        Process wrapper = SidecarWaitProcess.builder("wait", "--url", "tcp://127.0.0.1:1", "--timeout", "1h", "--verbose",
+                        "--termination-log", message.toString(), "--", "touch", marker.toString())
                 .redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             awaitText(err, "Waiting for Envoy proxy");
+            awaitText(err, "Not ready yet: tcp://127.0.0.1:1: connection refused");
             signal(wrapper, "INT");
             assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the wait ended");
             assertEquals(128 + 2, wrapper.exitValue());
             assertFalse(Files.exists(marker), "the command was not started");
-            assertTrue(Files.readString(err).contains("Received SIGINT while waiting for the proxy"));
+            String log = Files.readString(err);
+            assertTrue(log.contains("Received SIGINT while waiting for the proxy"), log);
+            String last = log.strip().substring(log.strip().lastIndexOf('\n') + 1);
+            assertTrue(last.matches(".*\terror\tsidecar-wait: NOT READY, stopped by a signal after \\d+\\.\\d s; attempts: "
+                    + "tcp://127.0.0.1:1 \\d+; not ready: tcp://127.0.0.1:1: connection refused; SIGINT arrived while "
+                    + "waiting; the command was not started; exit code 130"), last);
+            assertEquals(last.substring(last.indexOf("sidecar-wait: ")), Files.readString(message));
         } finally {
             wrapper.destroyForcibly();
         }
