@@ -27,7 +27,10 @@ pod=(java -XX:TieredStopAtLevel=1 -cp target/demo Pod)
 
 exec 3>&1  # the terminal, for the wrapper's stamped log lines while its stdout is the app's
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait "${pids[@]}" 2>/dev/null || true  # their last lines come before the script ends
+}
 trap cleanup EXIT
 
 start=$(date +%s%N)
@@ -80,7 +83,8 @@ echo "=== 3. Waiting for Redis through the proxy: tcp:// is fooled by the proxy,
 echo "    The proxy accepts every connection and closes it while Redis is down, as Envoy does."
 start=$(date +%s%N)
 "${pod[@]}" tcp-proxy "$redis_proxy_port" "$redis_port" > >(stamp istio-proxy) 2>&1 &
-pids+=("$!")
+redis_proxy_pid=$!
+pids+=("$redis_proxy_pid")
 sleep 0.5
 set +e
 scripts/sidecar-wait check --admin-url none --url "tcp://localhost:$redis_proxy_port" \
@@ -96,7 +100,8 @@ echo "    check exit code: $check_code (tcp:// says ready; redis:// knows better
     exec "${pod[@]}" redis-stand-in "$redis_port"
   fi
 ) > >(stamp redis) 2>&1 &
-pids+=("$!")
+redis_pid=$!
+pids+=("$redis_pid")
 echo "    Redis starts in ${redis_delay_s}s; meanwhile: sidecar-wait wait --url redis://localhost:$redis_proxy_port"
 set +e
 scripts/sidecar-wait wait --url "redis://localhost:$redis_proxy_port" --admin-url none --timeout 30s --verbose \
@@ -105,6 +110,9 @@ redis_wait=$?
 set -e
 sleep 0.1
 echo "    wait exit code: $redis_wait"
+kill "$redis_pid" "$redis_proxy_pid" 2>/dev/null || true
+wait "$redis_pid" "$redis_proxy_pid" 2>/dev/null || true
+sleep 0.2
 
 echo
 if [ "$without" -ne 0 ] && [ "$with" -eq 0 ] && [ "$check_code" -eq 1 ] && [ "$redis_wait" -eq 0 ]; then
