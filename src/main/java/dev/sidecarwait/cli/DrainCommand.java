@@ -127,7 +127,8 @@ final class DrainCommand implements Callable<Integer> {
         }
         Source from = source != null ? source : orDefault(env.parse("SIDECAR_WAIT_DRAIN_SOURCE", DrainCommand::source), Source.PROC);
         Target.Http adminUrl = admin.resolve(env, mesh);
-        if ((from != Source.PROC || gracefulEnvoy) && adminUrl == null) {
+        boolean asksEnvoy = from != Source.PROC || gracefulEnvoy;
+        if (asksEnvoy && adminUrl == null) {
             throw new UsageError((gracefulEnvoy ? "--graceful-envoy" : "--source " + from.name().toLowerCase(Locale.ROOT))
                     + " needs Envoy's admin API, and there is none (the " + mesh.name().toLowerCase(Locale.ROOT)
                     + " preset has none, or --admin-url none); give --admin-url");
@@ -150,7 +151,7 @@ final class DrainCommand implements Callable<Integer> {
         Set<Integer> meshOwn = new LinkedHashSet<>(mesh.proxyPorts);
         meshOwn.retainAll(Set.of(15021, 15090)); // Istio's health and Prometheus listeners carry no app traffic
         meshOwn.addAll(excluded);
-        EnvoyConnections envoy = adminUrl == null ? null : new EnvoyConnections(context.clock(), adminUrl,
+        EnvoyConnections envoy = !asksEnvoy ? null : new EnvoyConnections(context.clock(), adminUrl,
                 Duration.ofSeconds(1), meshOwn, proc, processes, from == Source.BOTH ? Reading::clear : sockets, log::warn, log::info);
         String envoyRule = "Envoy's listeners at " + (adminUrl == null ? "" : adminUrl.text()) + " carry no downstream "
                 + "connection (admin and internal listeners" + (meshOwn.isEmpty() ? "" : " and those on port "

@@ -82,7 +82,7 @@ public final class EnvoyConnections implements Drainer.Look {
             }
             return Reading.unknown("Envoy's admin API at " + admin.text() + " is not answering: " + failure.getMessage());
         }
-        proxy.gone(); // note that it is running, so that its exit can be told later
+        proxy.noteIfRunning(); // so that its exit can be told later
         if (response.status() != 200) {
             return Reading.unknown("Envoy's admin API answered " + STATS + " with HTTP " + response.status());
         }

@@ -22,6 +22,11 @@ final class ProxyProcess {
         this.names = Set.copyOf(names);
     }
 
+    /** Looks once, until the proxy has been seen: after that, only {@link #gone} needs to look. */
+    void noteIfRunning() {
+        seen = seen || running();
+    }
+
     /** True once a process seen running earlier is no longer there. */
     boolean gone() {
         boolean running = running();

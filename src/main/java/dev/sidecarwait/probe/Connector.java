@@ -72,6 +72,11 @@ public final class Connector {
     }
 
     long millisLeft(long deadlineNanos) {
+        return millisLeft(clock, deadlineNanos);
+    }
+
+    /** Whole milliseconds until the deadline, at least 1 while any time is left, 0 once it has passed. */
+    static long millisLeft(Clock clock, long deadlineNanos) {
         long left = deadlineNanos - clock.nanoTime();
         return left <= 0 ? 0 : Math.max(1, left / 1_000_000);
     }

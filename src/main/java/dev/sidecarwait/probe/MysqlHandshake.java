@@ -56,7 +56,7 @@ final class MysqlHandshake implements Handshake {
         out.writeBytes(int32(16 * 1024 * 1024));
         out.write(33); // utf8_general_ci
         out.writeBytes(new byte[23]);
-        out.writeBytes(PostgresStartup.USER.getBytes(StandardCharsets.US_ASCII));
+        out.writeBytes(THROWAWAY_USER.getBytes(StandardCharsets.US_ASCII));
         out.write(0);
         out.write(0); // no password
         return out.toByteArray();

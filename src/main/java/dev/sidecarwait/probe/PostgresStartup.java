@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class PostgresStartup implements Handshake {
 
-    static final String USER = "sidecar-wait";
     private static final int PROTOCOL_3_0 = 196608;
     private static final int MAX_MESSAGE = 8192;
 
@@ -47,7 +46,8 @@ final class PostgresStartup implements Handshake {
 
     static byte[] startupMessage() {
         ByteArrayOutputStream params = new ByteArrayOutputStream();
-        for (String text : new String[] {"user", USER, "database", USER, "application_name", USER}) {
+        for (String text : new String[] {"user", THROWAWAY_USER, "database", THROWAWAY_USER,
+                "application_name", THROWAWAY_USER}) {
             params.writeBytes(text.getBytes(StandardCharsets.UTF_8));
             params.write(0);
         }

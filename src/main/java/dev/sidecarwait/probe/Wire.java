@@ -111,7 +111,7 @@ final class Wire {
     }
 
     private boolean fill() throws ProbeFailure {
-        long left = (deadline - clock.nanoTime()) / 1_000_000;
+        long left = Connector.millisLeft(clock, deadline);
         if (left <= 0) {
             throw timeout.failure();
         }

@@ -7,6 +7,7 @@ import dev.sidecarwait.Clock;
 import dev.sidecarwait.cli.Cli;
 import dev.sidecarwait.cli.Context;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -33,12 +34,19 @@ class DrainCommandTest {
 
     @BeforeEach
     void excludeWhatAlreadyListens() throws Exception {
+        preExisting.addAll(alreadyListening());
+    }
+
+    /** "--exclude-port P" for every port something on this machine listens on now. */
+    static List<String> alreadyListening() throws IOException {
+        List<String> args = new ArrayList<>();
         for (TcpSocket socket : new ProcNetTcp(Path.of("/proc")).read()) {
             if (socket.state() == TcpState.LISTEN) {
-                preExisting.add("--exclude-port");
-                preExisting.add(Integer.toString(socket.localPort()));
+                args.add("--exclude-port");
+                args.add(Integer.toString(socket.localPort()));
             }
         }
+        return args;
     }
 
     private record Run(int exit, String err, long millis) {

@@ -109,7 +109,12 @@ class DrainEnvoySourceTest {
     private Run drainCounting(int appPort, String... args) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> all = new ArrayList<>(List.of("drain"));
-        List<String> excluded = alreadyListening();
+        List<String> excluded;
+        try {
+            excluded = DrainCommandTest.alreadyListening(); // the fake admin API's port among them
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
         for (int i = 0; i < excluded.size(); i += 2) {
             if (!excluded.get(i + 1).equals(Integer.toString(appPort))) {
                 all.addAll(excluded.subList(i, i + 2));
@@ -119,22 +124,6 @@ class DrainEnvoySourceTest {
         int exit = Cli.run(new Context(Map.of(), Clock.SYSTEM, new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err, true, StandardCharsets.UTF_8)), all.toArray(String[]::new));
         return new Run(exit, err.toString(StandardCharsets.UTF_8));
-    }
-
-    /** This machine's own listeners (and the fake admin API's) never count for /proc here. */
-    private static List<String> alreadyListening() {
-        List<String> args = new ArrayList<>();
-        try {
-            for (TcpSocket socket : new ProcNetTcp(Path.of("/proc")).read()) {
-                if (socket.state() == TcpState.LISTEN) {
-                    args.add("--exclude-port");
-                    args.add(Integer.toString(socket.localPort()));
-                }
-            }
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        return args;
     }
 
     @Test

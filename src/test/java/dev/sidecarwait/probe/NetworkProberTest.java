@@ -267,17 +267,9 @@ class NetworkProberTest {
     }
 
     private static Thread answerOnce(ServerSocket server, String response) {
-        Thread thread = new Thread(() -> {
-            try (Socket s = server.accept()) {
-                s.getInputStream().read(new byte[4096]);
-                OutputStream out = s.getOutputStream();
-                out.write(response.getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-            } catch (IOException ignored) {
-                // the assertion on the probe result tells what went wrong
-            }
+        return serveOnce(server, out -> {
+            out.write(response.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
         });
-        thread.start();
-        return thread;
     }
 }
