@@ -9,15 +9,14 @@ import dev.sidecarwait.probe.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "check", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
         description = {"One look at every target, for a person debugging inside a pod.",
-                "For each target: the verdict, the HTTP status or connection error, latency, the first line of the body",
-                "(or what the server said); and, for an Envoy sidecar, why it is not ready, from its admin API."},
+                "For each target: the verdict, the HTTP status or connection error, latency, the first line of the body "
+                        + "(or what the server said); and, for an Envoy sidecar, why it is not ready, from its admin API."},
         footer = {"",
                 "Exit codes: 0 every target is ready, 1 not, 2 bad usage.",
                 "",
@@ -26,11 +25,9 @@ import picocli.CommandLine.Option;
                 "  sidecar-wait check --mesh linkerd",
                 "  sidecar-wait check --watch                 # look again every second until ready",
                 "  sidecar-wait check --output json | jq .envoy.explanation"})
-final class CheckCommand implements Callable<Integer> {
+final class CheckCommand implements Subcommand {
 
     enum Output { TEXT, JSON }
-
-    private final Context context;
 
     @Mixin
     ProbeOptions probe;
@@ -45,12 +42,8 @@ final class CheckCommand implements Callable<Integer> {
             description = "Time between looks with --watch. Default: 1s.")
     Duration period = Duration.ofSeconds(1);
 
-    CheckCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
-    public Integer call() throws InterruptedException {
+    public int run(Context context) throws InterruptedException {
         Env env = new Env(context.env());
         List<Target> targets = probe.targets(env);
         Duration requestTimeout = probe.requestTimeout(env);

@@ -1,14 +1,10 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.process.NativeImage;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
-/** Builds the command tree and turns every way a run can end into an exit code. */
+/** Parses a command line against the command tree, runs the command chosen, and turns every ending into an exit code. */
 public final class Cli {
 
     public static final int USAGE = 2;
@@ -17,67 +13,55 @@ public final class Cli {
     private Cli() {
     }
 
-    public static CommandLine commandLine(Context context) {
-        return commandLine(context, NativeImage.executable());
-    }
-
-    /** {@code self}: the native binary that `install` copies; null on the JVM. */
-    public static CommandLine commandLine(Context context, Path self) {
-        return commandLine(context, self, null);
-    }
-
-    /**
-     * With {@code only} naming a command, the tree holds just that one: picocli reads every command's
-     * annotations when it is added, and a hook that runs at every pod start should not pay for the others.
-     */
-    private static CommandLine commandLine(Context context, Path self, String only) {
-        Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
-        commands.put("wait", () -> new WaitCommand(context));
-        commands.put("check", () -> new CheckCommand(context));
-        commands.put("quit", () -> new QuitCommand(context));
-        commands.put("drain", () -> new DrainCommand(context, Path.of("/proc")));
-        commands.put("install", () -> new InstallCommand(context, self));
-        CommandLine cli = new CommandLine(new SidecarWaitCommand());
-        commands.forEach((name, command) -> {
-            if (only == null || !commands.containsKey(only) || only.equals(name)) {
-                cli.addSubcommand(name, command.get());
-            }
-        });
-        cli.setCaseInsensitiveEnumValuesAllowed(true);
-        cli.setOut(new java.io.PrintWriter(context.out(), true));
-        cli.setErr(new java.io.PrintWriter(context.err(), true));
-        cli.setParameterExceptionHandler((ParameterException e, String[] args) -> {
-            String command = e.getCommandLine().getCommandName();
-            String prefix = command.equals("sidecar-wait") ? "sidecar-wait" : "sidecar-wait " + command;
-            context.err().println(prefix + ": " + plain(e.getMessage()) + " (see '" + prefix + " --help')");
-            return USAGE;
-        });
-        cli.setExecutionExceptionHandler((Exception e, CommandLine command, CommandLine.ParseResult parsed) -> {
-            String prefix = "sidecar-wait " + command.getCommandName();
-            if (e instanceof UsageError) {
-                context.err().println(prefix + ": " + e.getMessage());
-                return USAGE;
-            }
-            if (e instanceof InterruptedException) {
-                context.err().println(prefix + ": interrupted");
-                return 130;
-            }
-            context.err().println(prefix + ": internal error: " + e);
-            return INTERNAL_ERROR;
-        });
-        return cli;
-    }
-
     public static int run(Context context, String... args) {
-        return run(commandLine(context, NativeImage.executable(), args.length > 0 ? args[0] : null), context, args);
+        return run(CommandTree.forThisRuntime(args.length > 0 ? args[0] : null), context, args);
     }
 
-    static int run(CommandLine cli, Context context, String... args) {
+    /** Runs {@code args} with {@code tree}; the context reaches the command only here, at run time. */
+    static int run(CommandLine tree, Context context, String... args) {
         if (args.length == 0) {
-            cli.usage(context.err());
+            tree.usage(context.err());
             return USAGE;
         }
-        return cli.execute(args);
+        CommandLine chosen;
+        try {
+            List<CommandLine> parsed = tree.parseArgs(args).asCommandLineList();
+            chosen = parsed.get(parsed.size() - 1);
+        } catch (ParameterException e) {
+            String prefix = prefix(e.getCommandLine());
+            context.err().println(prefix + ": " + plain(e.getMessage()) + " (see '" + prefix + " --help')");
+            return USAGE;
+        }
+        if (chosen.isUsageHelpRequested()) {
+            chosen.usage(context.out());
+            return 0;
+        }
+        if (chosen.isVersionHelpRequested()) {
+            chosen.printVersionHelp(context.out());
+            return 0;
+        }
+        if (!(chosen.getCommand() instanceof Subcommand command)) {
+            tree.usage(context.err());
+            return USAGE;
+        }
+        String prefix = prefix(chosen);
+        try {
+            return command.run(context);
+        } catch (UsageError e) {
+            context.err().println(prefix + ": " + e.getMessage());
+            return USAGE;
+        } catch (InterruptedException e) {
+            context.err().println(prefix + ": interrupted");
+            return 130;
+        } catch (Exception e) {
+            context.err().println(prefix + ": internal error: " + e);
+            return INTERNAL_ERROR;
+        }
+    }
+
+    private static String prefix(CommandLine command) {
+        String name = command.getCommandName();
+        return name.equals("sidecar-wait") ? "sidecar-wait" : "sidecar-wait " + name;
     }
 
     /** picocli's "Invalid value for option '--url' (URL): ..." reads as "invalid value for --url: ...". */

@@ -17,7 +17,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,14 +26,14 @@ import picocli.CommandLine.Option;
         description = {"Hold shutdown until the application has let go: the preStop side, without netstat or a shell.",
                 "Reads the pod's sockets from /proc/net/tcp and /proc/net/tcp6 (every container of a pod shares them)."},
         footer = {"",
-                "Without --port: waits until no TCP socket is listening except the proxy's own. With --port: waits",
-                "until nothing listens on those ports and no established connection remains on them.",
-                "A socket is the proxy's own when its owner process (seen in /proc/PID/fd) is one of --exclude-process;",
-                "when the owner cannot be seen (another container), when its port is one of the mesh's own ports.",
-                "Ports given with --exclude-port never count, whoever holds them.",
-                "With --source envoy: waits until Envoy's listeners carry no downstream connection (its admin API's",
-                "downstream_cx_active, without the admin, internal and Istio 15021/15090 listeners); Envoy without those",
-                "stats falls back to the sockets, never to zero. --source both: both must be drained.",
+                "Without --port: waits until no TCP socket is listening except the proxy's own. With --port: waits "
+                        + "until nothing listens on those ports and no established connection remains on them.",
+                "A socket is the proxy's own when its owner process (seen in /proc/PID/fd) is one of --exclude-process; "
+                        + "when the owner cannot be seen (another container), when its port is one of the mesh's own ports. "
+                        + "Ports given with --exclude-port never count, whoever holds them.",
+                "With --source envoy: waits until Envoy's listeners carry no downstream connection (its admin API's "
+                        + "downstream_cx_active, without the admin, internal and Istio 15021/15090 listeners); Envoy without "
+                        + "those stats falls back to the sockets, never to zero. --source both: both must be drained.",
                 "",
                 "Exit codes: 0 drained, 1 still open (or unknown) at the timeout, or the socket table cannot be read; 2 bad usage.",
                 "",
@@ -43,17 +42,14 @@ import picocli.CommandLine.Option;
                 "    sidecar-wait drain --timeout 25s",
                 "  Or only until the app serving on 8080 has closed its listener and its connections:",
                 "    sidecar-wait drain --port 8080 --timeout 25s",
-                "  In the app container's preStop hook: hold 5s while the mesh stops routing here (the app's own",
-                "  port stays open until the SIGTERM this hook holds back, so it must not count):",
+                "  In the app container's preStop hook: hold 5s while the mesh stops routing here",
+                "  (the app's own port stays open until the SIGTERM this hook holds back, so it must not count):",
                 "    sidecar-wait drain --min 5s --exclude-port 8080",
                 "  In an Istio proxy's preStop hook, from Envoy's own connection counts and the pod's sockets:",
                 "    sidecar-wait drain --source both --timeout 40s",
                 "  Plain Envoy (admin API on 9901), first asking it to drain its inbound listeners:",
                 "    sidecar-wait drain --mesh envoy --source envoy --graceful-envoy --timeout 40s"})
-final class DrainCommand implements Callable<Integer> {
-
-    private final Context context;
-    private final Path proc;
+final class DrainCommand implements Subcommand {
 
     @Mixin
     LogOptions logging;
@@ -104,13 +100,9 @@ final class DrainCommand implements Callable<Integer> {
 
     enum Source { PROC, ENVOY, BOTH }
 
-    DrainCommand(Context context, Path proc) {
-        this.context = context;
-        this.proc = proc;
-    }
-
     @Override
-    public Integer call() throws InterruptedException {
+    public int run(Context context) throws InterruptedException {
+        Path proc = Path.of("/proc");
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
         Set<Integer> portSet = ports("--port", ports);

@@ -7,36 +7,27 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "install", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
         description = {"Copy this native binary into a directory that the pod's other containers share.",
-                "Writes DIR/sidecar-wait (mode 0755), for an init container that hands it to the other containers through",
-                "an emptyDir volume. Only the native binary can install itself."},
+                "Writes DIR/sidecar-wait (mode 0755), for an init container that hands it to the other containers through "
+                        + "an emptyDir volume. Only the native binary can install itself."},
         footer = {"",
                 "Exit codes: 0 installed, 1 could not (no such directory, not writable, not the native binary), 2 bad usage.",
                 "",
                 "Example (the init container of examples/kubernetes/install-init-container.yaml):",
                 "  /sidecar-wait install /shared"})
-final class InstallCommand implements Callable<Integer> {
-
-    private final Context context;
-    private final Path self;
+final class InstallCommand implements Subcommand {
 
     // A String, not a Path: picocli converts Path reflectively, which the native image would need configured.
     @Parameters(paramLabel = "DIR", description = "Where to put sidecar-wait; usually an emptyDir volume's mount point.")
     String directoryName;
 
-    /** {@code self} is the running native binary, or null on the JVM. */
-    InstallCommand(Context context, Path self) {
-        this.context = context;
-        this.self = self;
-    }
-
     @Override
-    public Integer call() {
+    public int run(Context context) {
+        Path self = context.process().executable(); // the running native binary; null on the JVM
         Path directory = Path.of(directoryName);
         if (self == null) {
             context.err().println("sidecar-wait install: this is the JVM build; only the native binary can copy itself "

@@ -6,7 +6,6 @@ import dev.sidecarwait.process.SidecarQuit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,9 +19,7 @@ import picocli.CommandLine.Option;
                 "  sidecar-wait quit                                            # Istio: " + SidecarQuit.ISTIO_URL,
                 "  sidecar-wait quit --mesh linkerd                             # http://localhost:4191/shutdown",
                 "  run-batch; code=$?; sidecar-wait quit; exit $code"})
-final class QuitCommand implements Callable<Integer> {
-
-    private final Context context;
+final class QuitCommand implements Subcommand {
 
     @Mixin
     LogOptions logging;
@@ -39,12 +36,8 @@ final class QuitCommand implements Callable<Integer> {
             description = "Longest each POST may take. Env: SIDECAR_WAIT_QUIT_TIMEOUT. Default: 5s.")
     Duration timeout;
 
-    QuitCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
-    public Integer call() {
+    public int run(Context context) {
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
         List<Target> chosen = !urls.isEmpty() ? urls : ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL");

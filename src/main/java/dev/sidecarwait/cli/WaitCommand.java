@@ -10,6 +10,8 @@ import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.probe.Waiter;
 import dev.sidecarwait.process.ChildSignaller;
 import dev.sidecarwait.process.ForwardedSignals;
+import dev.sidecarwait.process.Handover;
+import dev.sidecarwait.process.ProcessReplacer;
 import dev.sidecarwait.process.SidecarQuit;
 import dev.sidecarwait.process.Supervisor;
 import java.nio.file.Path;
@@ -29,16 +31,21 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "wait", mixinStandardHelpOptions = true, versionProvider = SidecarWaitCommand.VersionProvider.class,
         description = {"Wait until the proxy (and any dependency) is ready: a drop-in for 'pilot-agent wait'.",
-                "With a command after --, then run it as the container's entrypoint: stdin, stdout, stderr, environment",
-                "and working directory passed on; SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 (and SIGQUIT in the native",
-                "build) forwarded; its exit code kept."},
+                "With a command after --, then start it as the container's entrypoint, with this process's stdin, stdout, "
+                        + "stderr, environment, working directory and arguments. The native binary hands the process over to "
+                        + "it (exec): the same PID, signals straight to the command, its exit code the process's, nothing of "
+                        + "sidecar-wait left running. It stays as the command's parent instead (supervises it) with "
+                        + "--supervise, when a quit URL must be POSTed after the command, and on the JVM: then SIGTERM, "
+                        + "SIGINT, SIGHUP, SIGUSR1, SIGUSR2 (and SIGQUIT in the native build) are forwarded, orphans reaped "
+                        + "as PID 1 in the native build, and the command's exit code kept."},
         footer = {"",
                 "Exit codes: 0 ready (or skipped), 1 not ready before the timeout, 2 bad usage.",
-                "With a command: the command's own code; 128+N if it was killed by signal N, or if signal N arrived",
-                "while waiting (the command is then not started); 127 command not found; 126 not executable.",
+                "With a command: the command's own code; 128+N if it was killed by signal N, or if signal N arrived while "
+                        + "waiting (the command is then not started); 127 command not found; 126 not executable.",
                 "",
-                "The last log line always sums up: verdict, time, attempts per target, last errors, exit code. When the",
-                "wait fails, it also goes to /dev/termination-log (see --termination-log), shown by kubectl describe pod.",
+                "The last log line always sums up: verdict, time, attempts per target, last errors, and the exit code or "
+                        + "the hand-over to the command. When the wait fails, it also goes to /dev/termination-log (see "
+                        + "--termination-log), shown by kubectl describe pod.",
                 "",
                 "Examples:",
                 "  Istio postStart hook (same flags as pilot-agent), its log also in kubectl logs:",
@@ -54,16 +61,16 @@ import picocli.CommandLine.Spec;
                 "    sidecar-wait wait --skip-outside-kubernetes",
                 "  As the container's entrypoint (args: [\"sidecar-wait\", \"wait\", \"--\", \"start-app\", \"--flag\"]):",
                 "    sidecar-wait wait --timeout 90s -- start-app --flag",
+                "  The same, staying as PID 1 for an app that starts children or ignores SIGTERM:",
+                "    sidecar-wait wait --supervise -- start-app --flag",
                 "  A Job that tells Istio's sidecar to quit when its command ends:",
                 "    sidecar-wait wait --quit-sidecar -- run-batch --date today"})
-final class WaitCommand implements Callable<Integer> {
+final class WaitCommand implements Subcommand {
 
     enum OnTimeout { FAIL, CONTINUE }
 
     /** Half pilot-agent's 500 ms: an in-process probe costs about 2 ms of CPU (scripts/bench.sh). */
     static final Duration DEFAULT_PERIOD = Duration.ofMillis(250);
-
-    private final Context context;
 
     @Mixin
     ProbeOptions probe;
@@ -117,21 +124,23 @@ final class WaitCommand implements Callable<Integer> {
                     + "exists and is writable.")
     String terminationLogPath;
 
+    @Option(names = "--supervise", negatable = true,
+            description = "With a command: stay as its parent after the wait (forward signals, reap orphans as PID 1), "
+                    + "instead of handing the process over to it as the native binary does by default; --no-supervise asks "
+                    + "for the hand-over, which a quit URL rules out. Env: SIDECAR_WAIT_SUPERVISE (true/false).")
+    Boolean supervise;
+
     @Option(names = "--skip-outside-kubernetes",
             description = "Do not wait when KUBERNETES_SERVICE_HOST is unset (a laptop, CI). Env: SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES.")
     boolean skipOutsideKubernetes;
 
-    WaitCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
-    public Integer call() throws Exception {
+    public int run(Context context) throws Exception {
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
         TerminationLog termination = terminationLog(env);
         try {
-            return run(env, log, termination);
+            return run(context, env, log, termination);
         } catch (UsageError e) {
             termination.write("sidecar-wait wait: " + e.getMessage() + "; exit code " + Cli.USAGE, log);
             throw e;
@@ -142,7 +151,7 @@ final class WaitCommand implements Callable<Integer> {
     private record Ended(String verdict, Waiter.Outcome progress, String envoy, int exitCode) {
     }
 
-    private int run(Env env, Log log, TerminationLog termination) throws Exception {
+    private int run(Context context, Env env, Log log, TerminationLog termination) throws Exception {
         List<Target> targets = probe.targets(env);
         Duration requestTimeout = probe.requestTimeout(env);
         Duration total = Settings.duration("--timeout", timeout, "--timeoutSeconds", timeoutSeconds, ChronoUnit.SECONDS,
@@ -152,6 +161,10 @@ final class WaitCommand implements Callable<Integer> {
         OnTimeout whenLate = onTimeout != null ? onTimeout : env.parse("SIDECAR_WAIT_ON_TIMEOUT", WaitCommand::onTimeout);
         boolean skipOutside = skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES");
         boolean disabled = env.isTrue("SIDECAR_WAIT_DISABLED");
+        Boolean supervised = supervise != null ? supervise
+                : env.get("SIDECAR_WAIT_SUPERVISE") == null ? null : env.isTrue("SIDECAR_WAIT_SUPERVISE");
+        String supervisedBy = supervise != null ? (supervise ? "--supervise" : "--no-supervise")
+                : "SIDECAR_WAIT_SUPERVISE=" + env.get("SIDECAR_WAIT_SUPERVISE");
         NetworkProber prober = new NetworkProber(context.clock(), probe.expectedStatus(env));
         Target.Http admin = probe.adminUrl(env);
         List<Target.Http> quit = quitUrls(env);
@@ -164,6 +177,13 @@ final class WaitCommand implements Callable<Integer> {
             throw new UsageError("--quit-url and --quit-sidecar act when the command ends; give a command after --"
                     + " (or use 'sidecar-wait quit')");
         }
+        if (command.isEmpty() && supervise != null) {
+            throw new UsageError(supervisedBy + " is about the command after --, and there is none");
+        }
+        if (Boolean.FALSE.equals(supervised) && !quit.isEmpty()) {
+            throw new UsageError(supervisedBy + " hands the process over to the command, so nothing can run after it: "
+                    + "drop it, or drop --quit-url and --quit-sidecar");
+        }
 
         Waiter waiter = new Waiter(context.clock(), prober);
         AtomicReference<Ended> ended = new AtomicReference<>();
@@ -175,7 +195,7 @@ final class WaitCommand implements Callable<Integer> {
                 log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
                 ended.set(new Ended("skipped: not in Kubernetes (KUBERNETES_SERVICE_HOST is unset)", null, null, 0));
             } else {
-                ended.set(waitForTargets(log, waiter, admin, targets, total, every, requestTimeout, whenLate));
+                ended.set(waitForTargets(context, log, waiter, admin, targets, total, every, requestTimeout, whenLate));
             }
             return ended.get().exitCode();
         };
@@ -186,10 +206,23 @@ final class WaitCommand implements Callable<Integer> {
             return code;
         }
 
+        ProcessReplacer replacer = context.process().replacer();
+        Handover after = Handover.decide(supervised, supervisedBy, !quit.isEmpty(), replacer);
+        if (after.warn()) {
+            log.warn(after.why());
+        } else {
+            log.debug(after.why());
+        }
         Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"));
         List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
         log.debug("Signals passed on to the command: " + String.join(", ", trapped));
-        Supervisor.Result result = supervisor.run(waitStep, command);
+        Supervisor.Result result = after.handOver()
+                ? supervisor.handOver(waitStep, command, replacer, () -> {
+                    Ended how = ended.get();
+                    log.info(WaitSummary.handedOver(how.verdict(), how.progress(), how.envoy(), command.get(0),
+                            ProcessHandle.current().pid()));
+                })
+                : supervisor.run(waitStep, command);
         if (!quit.isEmpty()) {
             new SidecarQuit(context.clock(), log).post(quit, quitEach);
         }
@@ -214,13 +247,13 @@ final class WaitCommand implements Callable<Integer> {
         }
     }
 
-    private Ended waitForTargets(Log log, Waiter waiter, Target.Http admin, List<Target> targets, Duration total,
+    private Ended waitForTargets(Context context, Log log, Waiter waiter, Target.Http admin, List<Target> targets, Duration total,
                                  Duration every, Duration requestTimeout, OnTimeout whenLate) throws InterruptedException {
         log.info("Waiting for Envoy proxy to be ready (timeout: " + Durations.inSeconds(total) + ")...");
         long deadline = context.clock().nanoTime() + total.toNanos();
         EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
         Waiter.Outcome outcome = waiter.await(targets, total, every, requestTimeout,
-                failed -> log.debug("Not ready yet: " + describe(failed) + explanation(envoy, admin, log, requestTimeout, deadline)));
+                failed -> log.debug("Not ready yet: " + describe(failed) + explanation(context, envoy, admin, log, requestTimeout, deadline)));
         if (outcome.ready()) {
             log.info("Envoy is ready!");
             return new Ended("ready", outcome, null, 0);
@@ -257,7 +290,7 @@ final class WaitCommand implements Callable<Integer> {
     }
 
     /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */
-    private String explanation(EnvoyAdmin envoy, Target.Http admin, Log log, Duration requestTimeout, long deadline) {
+    private static String explanation(Context context, EnvoyAdmin envoy, Target.Http admin, Log log, Duration requestTimeout, long deadline) {
         long left = deadline - context.clock().nanoTime();
         if (admin == null || !log.isDebug() || left <= 0) {
             return "";

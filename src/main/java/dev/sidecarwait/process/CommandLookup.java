@@ -5,15 +5,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Why a command could not be started, decided the way execvp(3) finds it, not from the runtime's error text
- * (the JDK and a native image word it differently): a name with a slash is a path; any other name is looked
- * for in each PATH entry. Not found is the shell's 127; found but a directory or not executable is 126.
+ * Where a command is, decided the way execvp(3) and the container runtime (runc) find it, and why it could not be started, never from the
+ * runtime's error text (the JDK and a native image word it differently): a name with a slash is a path; any other
+ * name is looked for in each PATH entry. Not found is the shell's 127; found but a directory or not executable is
+ * 126.
  */
 public final class CommandLookup {
 
-    /** What the lookup found: the shell's exit code and the reason, for one log line. */
-    public record Failure(int exitCode, String reason) {
+    /** What a lookup found: an executable file, or the shell's exit code and the reason, for one log line. */
+    public sealed interface Lookup permits Found, Failure {
     }
+
+    /** {@code directory}: the PATH entry it was found in, null when the name itself is a path. */
+    public record Found(Path file, String directory) implements Lookup {
+    }
+
+    public record Failure(int exitCode, String reason) implements Lookup {
+    }
+
+    private static final int ENOENT = 2;
 
     private CommandLookup() {
     }
@@ -23,12 +33,21 @@ public final class CommandLookup {
      * execute"); the exit code never depends on it.
      */
     public static Failure whyNotStarted(String program, String path, IOException startFailure) {
-        Failure failure = lookUp(program, path);
-        return failure.reason().startsWith("cannot execute")
-                ? new Failure(failure.exitCode(), failure.reason() + ": " + startFailure.getMessage()) : failure;
+        Lookup found = find(program, path);
+        return found instanceof Failure failure ? failure
+                : new Failure(126, "cannot execute (found as " + ((Found) found).file() + "): " + startFailure.getMessage());
     }
 
-    static Failure lookUp(String program, String path) {
+    /** A failed exec in the shell's terms: ENOENT is 127 (not found), any other errno 126. */
+    public static Failure afterExec(String program, int errno) {
+        if (errno == ENOENT) {
+            return new Failure(127, program.contains("/") ? "no such file" : "command not found");
+        }
+        return new Failure(126, "cannot execute: " + Errno.describe(errno));
+    }
+
+    /** The file execvp would run, or why there is none. */
+    public static Lookup find(String program, String path) {
         if (program.isEmpty()) {
             return new Failure(127, "command not found");
         }
@@ -39,7 +58,7 @@ public final class CommandLookup {
         for (String dir : (path == null ? "/usr/local/bin:/usr/bin:/bin" : path).split(":", -1)) {
             Path candidate = Path.of(dir.isEmpty() ? "." : dir, program);
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return new Failure(126, "cannot execute (found as " + candidate + ")");
+                return new Found(candidate, dir.isEmpty() ? "." : dir);
             }
             if (nonExecutable == null && Files.exists(candidate) && !Files.isDirectory(candidate)) {
                 nonExecutable = candidate;
@@ -48,7 +67,7 @@ public final class CommandLookup {
         return nonExecutable != null ? judge(nonExecutable, "command not found") : new Failure(127, "command not found");
     }
 
-    private static Failure judge(Path file, String missing) {
+    private static Lookup judge(Path file, String missing) {
         if (!Files.exists(file)) {
             return new Failure(127, missing);
         }
@@ -58,6 +77,6 @@ public final class CommandLookup {
         if (!Files.isExecutable(file)) {
             return new Failure(126, "permission denied (not an executable file)");
         }
-        return new Failure(126, "cannot execute");
+        return new Found(file, null);
     }
 }

@@ -2,14 +2,16 @@ package dev.sidecarwait.process;
 
 import dev.sidecarwait.output.Log;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * The wrapper as a container's main process: waits, then runs the command with this process's stdin, stdout,
- * stderr, environment and working directory, passes signals on, and stays until the command has exited.
+ * The wrapper as a container's main process: waits, then either runs the command with this process's stdin,
+ * stdout, stderr, environment and working directory, passes signals on and stays until the command has exited
+ * (supervision), or replaces itself with the command (hand-over).
  * Everything that happens (a signal, the wait's end, the command's exit) is an event on one queue, handled in
  * order on one thread, so a signal is never lost between the wait and the start.
  */
@@ -33,6 +35,8 @@ public final class Supervisor {
 
     public enum Ending { WAIT_FAILED, SIGNALLED_WHILE_WAITING, NOT_STARTED, COMMAND_EXITED }
 
+    private static final Path PROC_SELF = Path.of("/proc/self");
+
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final Log log;
     private final ChildSignaller signaller;
@@ -53,11 +57,50 @@ public final class Supervisor {
     }
 
     /**
-     * Runs {@code waitStep} (exit-code semantics: 0 means go on), then the command. Ends with the command's exit
-     * code; the wait's when it did not end in 0; 128+N when signal N ended the wait; 127 or 126 when the
-     * command could not be started.
+     * Runs {@code waitStep} (exit-code semantics: 0 means go on), then the command as a child, and stays until it
+     * has exited. Ends with the command's exit code; the wait's when it did not end in 0; 128+N when signal N
+     * ended the wait; 127 or 126 when the command could not be started.
      */
     public Result run(Callable<Integer> waitStep, List<String> command) throws InterruptedException {
+        Result stopped = untilTheWaitLetsItStart(waitStep, command.get(0));
+        return stopped != null ? stopped : supervise(command);
+    }
+
+    /**
+     * Runs {@code waitStep}, then replaces this process with the command (exec), after {@code lastWords} (the
+     * last line). Returns only when it did not: the wait failed or was stopped, the command cannot be found or
+     * executed (127, 126, decided before the call by the same lookup as a start), or the exec itself failed.
+     */
+    public Result handOver(Callable<Integer> waitStep, List<String> command, ProcessReplacer replacer, Runnable lastWords)
+            throws InterruptedException {
+        String program = command.get(0);
+        Result stopped = untilTheWaitLetsItStart(waitStep, program);
+        if (stopped != null) {
+            return stopped;
+        }
+        CommandLookup.Lookup lookup = CommandLookup.find(program, path);
+        if (lookup instanceof CommandLookup.Failure failure) {
+            return notStarted(program, failure);
+        }
+        Inherited now = Inherited.read(PROC_SELF);
+        if (now.unknown() != null) {
+            log.warn("Cannot hand over: " + now.unknown() + "; supervising the command instead");
+            return supervise(command);
+        }
+        ExecPlan plan = ExecPlan.of((CommandLookup.Found) lookup, RawArguments.of(command, PROC_SELF.resolve("cmdline")),
+                replacer.atStart(), now);
+        log.debug("Handing over: " + plan.describe());
+        replacer.setDispositions(plan);
+        if (events.poll() instanceof SignalReceived signal) { // arrived before the dispositions changed
+            return stoppedWhileWaiting(signal);
+        }
+        lastWords.run();
+        CommandLookup.Failure failure = CommandLookup.afterExec(program, replacer.exec(plan));
+        return notStarted(program, failure);
+    }
+
+    /** Null when the command may start; else how the run ended without it. */
+    private Result untilTheWaitLetsItStart(Callable<Integer> waitStep, String program) throws InterruptedException {
         Thread waiting = new Thread(() -> events.add(new WaitFinished(callSafely(waitStep))), "wait");
         waiting.setDaemon(true); // a signal may end the wait while a request is still in flight
         waiting.start();
@@ -68,19 +111,21 @@ public final class Supervisor {
         }
         int waited = ((WaitFinished) first).code();
         if (waited != 0) {
-            log.error("Not starting " + command.get(0) + ": the wait did not succeed (exit code " + waited + ")");
-            return new Result(waited, Ending.WAIT_FAILED, "not starting " + command.get(0));
+            log.error("Not starting " + program + ": the wait did not succeed (exit code " + waited + ")");
+            return new Result(waited, Ending.WAIT_FAILED, "not starting " + program);
         }
-        Event raced = events.poll();
-        if (raced instanceof SignalReceived signal) {
+        if (events.poll() instanceof SignalReceived signal) {
             return stoppedWhileWaiting(signal);
         }
+        return null;
+    }
 
+    private Result supervise(List<String> command) throws InterruptedException {
         Process child;
         try {
             child = new ProcessBuilder(command).inheritIO().start();
         } catch (IOException e) {
-            return cannotStart(command.get(0), e);
+            return notStarted(command.get(0), CommandLookup.whyNotStarted(command.get(0), path, e));
         }
         log.info("Started " + String.join(" ", command) + " (pid " + child.pid() + ")");
         reaper.startIfPidOne(child);
@@ -122,8 +167,7 @@ public final class Supervisor {
     }
 
     /** The shell's conventions, decided by looking the command up: 127 not found, 126 found but not executable. */
-    private Result cannotStart(String program, IOException e) {
-        CommandLookup.Failure failure = CommandLookup.whyNotStarted(program, path, e);
+    private Result notStarted(String program, CommandLookup.Failure failure) {
         log.error(program + ": " + failure.reason());
         return new Result(failure.exitCode(), Ending.NOT_STARTED, program + ": " + failure.reason());
     }

@@ -143,8 +143,7 @@ class ExamplesTest {
     }
 
     private static void assertParses(Invocation invocation) {
-        CommandLine cli = Cli.commandLine(new Context(Map.of(), Clock.SYSTEM,
-                new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())));
+        CommandLine cli = CommandTree.build();
         try {
             CommandLine.ParseResult parsed = cli.parseArgs(invocation.args().toArray(String[]::new));
             assertTrue(parsed.hasSubcommand(), invocation + ": no command given");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.process.ThisProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,11 +32,11 @@ class InstallCommandTest {
     private Run install(Path self, String... args) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Context context = new Context(Map.of(), Clock.SYSTEM, new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), new ThisProcess(self, null));
         String[] all = new String[args.length + 1];
         all[0] = "install";
         System.arraycopy(args, 0, all, 1, args.length);
-        int exit = Cli.run(Cli.commandLine(context, self), context, all);
+        int exit = Cli.run(context, all);
         return new Run(exit, err.toString(StandardCharsets.UTF_8));
     }
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.Clock;
-import dev.sidecarwait.cli.Cli;
+import dev.sidecarwait.cli.CommandTree;
 import dev.sidecarwait.cli.Context;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -50,8 +50,7 @@ class NativeBuildTest {
             named.add(matcher.group(1));
         }
         Set<String> needed = new TreeSet<>();
-        CommandLine root = Cli.commandLine(new Context(Map.of(), Clock.SYSTEM,
-                new PrintStream(new ByteArrayOutputStream()), new PrintStream(new ByteArrayOutputStream())));
+        CommandLine root = CommandTree.build();
         collect(root.getCommandSpec(), needed);
         root.getSubcommands().values().forEach(sub -> collect(sub.getCommandSpec(), needed));
         assertEquals(Set.of("check", "drain", "install", "quit", "wait"), root.getSubcommands().keySet());

@@ -1,0 +1,62 @@
+package dev.sidecarwait.cli;
+
+import dev.sidecarwait.process.NativeImage;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import picocli.CommandLine;
+
+/**
+ * picocli's model of the command line, read from the commands' annotations. On the JVM it is made at every start,
+ * as small as the command asked for; the native binary holds the whole tree, made while the image is built
+ * ({@link Prebuilt}), so a start reads no annotation. The tree holds no run: a run binds its context when it
+ * executes a command ({@link Subcommand#run}).
+ */
+public final class CommandTree {
+
+    private CommandTree() {
+    }
+
+    /** The whole tree. */
+    public static CommandLine build() {
+        return build(null);
+    }
+
+    /** The tree a run parses its arguments with: the image's own in the native binary, else made now. */
+    static CommandLine forThisRuntime(String first) {
+        return NativeImage.RUNTIME ? Prebuilt.ROOT : build(first);
+    }
+
+    /**
+     * With {@code only} naming a command, the tree holds just that one: picocli reads every command's
+     * annotations when it is added, and a hook that runs at every pod start should not pay for the others.
+     */
+    static CommandLine build(String only) {
+        Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
+        commands.put("wait", WaitCommand::new);
+        commands.put("check", CheckCommand::new);
+        commands.put("quit", QuitCommand::new);
+        commands.put("drain", DrainCommand::new);
+        commands.put("install", InstallCommand::new);
+        CommandLine root = new CommandLine(new SidecarWaitCommand());
+        commands.forEach((name, command) -> {
+            if (only == null || !commands.containsKey(only) || only.equals(name)) {
+                root.addSubcommand(name, command.get());
+            }
+        });
+        root.setCaseInsensitiveEnumValuesAllowed(true);
+        return root;
+    }
+
+    /**
+     * Initialized while the native image is built (--initialize-at-build-time in native-image.properties): the
+     * finished tree is part of the image heap. Never touched on the JVM.
+     */
+    static final class Prebuilt {
+
+        static final CommandLine ROOT = build(null);
+
+        private Prebuilt() {
+        }
+    }
+}

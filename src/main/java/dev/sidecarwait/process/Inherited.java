@@ -1,0 +1,55 @@
+package dev.sidecarwait.process;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * What the container runtime handed this process and a command it hands over to must get unchanged: the
+ * signals it ignores, the signals its main thread blocks, and its open file descriptors. Read when the process
+ * starts, before anything of ours opens a descriptor or installs a signal handler. {@code unknown} says why it
+ * could not be read; it is null when it was.
+ */
+public record Inherited(long ignoredSignals, long blockedSignals, Set<Integer> descriptors, String unknown) {
+
+    public Inherited {
+        descriptors = Set.copyOf(descriptors);
+    }
+
+    public static Inherited unknown(String why) {
+        return new Inherited(0, 0, Set.of(), why);
+    }
+
+    /**
+     * {@code procSelf}/status (SigIgn, and SigBlk of the main thread, the thread group leader) and
+     * {@code procSelf}/fd.
+     */
+    public static Inherited read(Path procSelf) {
+        try {
+            String status = Files.readString(procSelf.resolve("status"), StandardCharsets.ISO_8859_1);
+            return new Inherited(mask(status, "SigIgn"), mask(status, "SigBlk"), Descriptors.open(procSelf.resolve("fd")), null);
+        } catch (IOException | IllegalArgumentException e) {
+            return unknown("cannot read " + procSelf + ": " + e.getMessage());
+        }
+    }
+
+    public boolean ignores(int signal) {
+        return (ignoredSignals >>> (signal - 1) & 1) != 0;
+    }
+
+    public boolean blocks(int signal) {
+        return (blockedSignals >>> (signal - 1) & 1) != 0;
+    }
+
+    /** "SigIgn:\t0000000000001001": a hexadecimal mask, bit N-1 for signal N. */
+    static long mask(String status, String field) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseUnsignedLong(line.substring(field.length() + 1).trim(), 16);
+            }
+        }
+        throw new IllegalArgumentException("no " + field + " line in status");
+    }
+}

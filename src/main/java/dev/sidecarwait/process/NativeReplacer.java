@@ -1,0 +1,32 @@
+package dev.sidecarwait.process;
+
+import java.nio.file.Path;
+
+/** The native binary's way to replace itself: the plan, carried out by {@link Libc}. Never made on the JVM. */
+final class NativeReplacer implements ProcessReplacer {
+
+    private final Inherited atStart;
+
+    private NativeReplacer(Inherited atStart) {
+        this.atStart = atStart;
+    }
+
+    static NativeReplacer startingNow() {
+        return new NativeReplacer(Inherited.read(Path.of("/proc/self")));
+    }
+
+    @Override
+    public Inherited atStart() {
+        return atStart;
+    }
+
+    @Override
+    public void setDispositions(ExecPlan plan) {
+        Libc.setDispositions(plan.ignored(), plan.defaulted());
+    }
+
+    @Override
+    public int exec(ExecPlan plan) {
+        return Libc.exec(plan.file(), plan.argv(), plan.blocked(), plan.close());
+    }
+}

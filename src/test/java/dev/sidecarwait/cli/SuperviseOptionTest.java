@@ -1,0 +1,66 @@
+package dev.sidecarwait.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sidecarwait.SidecarWaitProcess;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * --[no-]supervise and SIDECAR_WAIT_SUPERVISE: the usage errors, and what the JVM (which cannot hand over) does
+ * with the choice. The hand-over itself: HandoverProcessTest.
+ */
+class SuperviseOptionTest {
+
+    @Test
+    void askingForTheHandOverWithAQuitIsAUsageError() {
+        CliRun flag = CliRun.run(Map.of(), "wait", "--no-supervise", "--quit-sidecar", "--", "true");
+        assertEquals(2, flag.exit());
+        assertEquals("sidecar-wait wait: --no-supervise hands the process over to the command, so nothing can run after it: "
+                + "drop it, or drop --quit-url and --quit-sidecar\n", flag.err());
+
+        CliRun variable = CliRun.run(Map.of("SIDECAR_WAIT_SUPERVISE", "false"), "wait",
+                "--quit-url", "http://localhost:15020/quitquitquit", "--", "true");
+        assertEquals(2, variable.exit());
+        assertTrue(variable.err().startsWith("sidecar-wait wait: SIDECAR_WAIT_SUPERVISE=false hands the process over"),
+                variable.err());
+        assertEquals(1, variable.errLines());
+    }
+
+    @Test
+    void theFlagWithoutACommandAndABadValueAreUsageErrors() {
+        CliRun alone = CliRun.run(Map.of(), "wait", "--supervise");
+        assertEquals(2, alone.exit());
+        assertEquals("sidecar-wait wait: --supervise is about the command after --, and there is none\n", alone.err());
+
+        CliRun bad = CliRun.run(Map.of("SIDECAR_WAIT_SUPERVISE", "maybe"), "wait", "--", "true");
+        assertEquals(2, bad.exit());
+        assertEquals("sidecar-wait wait: invalid value for SIDECAR_WAIT_SUPERVISE: 'maybe' is not true or false\n", bad.err());
+    }
+
+    @Test
+    void onTheJvmAnAskedForHandOverIsOneWarningAndTheCommandIsSupervised() throws Exception {
+        try (ServerSocket ready = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            String url = "tcp://127.0.0.1:" + ready.getLocalPort();
+            SidecarWaitProcess.Result asked = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url, "--no-supervise",
+                    "--", "sh", "-c", "echo $PPID; exit 3");
+            assertEquals(3, asked.exit(), asked.err());
+            assertEquals(1, asked.err().lines().filter(line -> line.contains("\twarn\t")).count(), asked.err());
+            assertTrue(asked.err().contains("\twarn\t--no-supervise: a JVM cannot replace itself with the command; "
+                    + "supervising it instead (the native binary hands over)\n"), asked.err());
+            assertTrue(asked.err().contains("sh exited with code 3"), asked.err());
+            assertNotEquals("1\n", asked.out(), "the command's parent is the wrapper");
+
+            SidecarWaitProcess.Result quietly = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url, "--verbose",
+                    "--", "true");
+            assertEquals(0, quietly.exit(), quietly.err());
+            assertTrue(quietly.err().contains("\tdebug\tSupervising the command: a JVM cannot replace itself with the "
+                    + "command (the native binary hands over)\n"), quietly.err());
+            assertTrue(!quietly.err().contains("\twarn\t"), quietly.err());
+        }
+    }
+}
