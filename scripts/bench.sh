@@ -144,6 +144,55 @@ cost() {
   done
 }
 
+# Resident and private memory of the given processes, in MiB: "RSS PRIVATE". RSS counts every page in memory,
+# including clean pages of the executable and libraries that the page cache shares with every process running the
+# same file; Private_Dirty is what is the process's own (heap, stacks, data it wrote).
+memory_of() {
+  local p
+  for p in "$@"; do cat "/proc/$p/smaps_rollup" 2>/dev/null || true; done |
+    awk '/^Rss:/ { r += $2 } /^Private_Dirty:/ { d += $2 } END { printf "%.1f %.1f\n", r / 1024, d / 1024 }'
+}
+tree() {  # a process and all its descendants
+  local p
+  echo "$1"
+  for p in $(pgrep -P "$1"); do tree "$p"; done
+}
+
+# 3b. what a process keeps while it waits (sampled 5 s into a 10 s unready wait), and what the wrapper keeps
+#     while its command runs: nothing when it handed the process over to the command
+resident() {
+  local variant run pid mem
+  for variant in shipped bare-jar curl-loop; do
+    for run in $(seq 1 "$(( runs < 3 ? runs : 3 ))"); do
+      unready
+      bash -c "exec $(command_for "$variant" "$url" default 10)" >/dev/null 2>&1 &
+      pid=$!
+      sleep 5
+      read -r rss own <<<"$(memory_of $(tree "$pid"))"
+      wait "$pid" || true
+      record waiting_rss "$variant" - "$rss"
+      record waiting_private "$variant" - "$own"
+    done
+  done
+  ready
+  for variant in shipped bare-jar; do
+    for run in $(seq 1 "$(( runs < 3 ? runs : 3 ))"); do
+      bash -c "exec $(command_for "$variant" "$url" default 30) -- sleep 4" >/dev/null 2>&1 &
+      pid=$!
+      sleep 2.5
+      if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sleep ]; then
+        record wrapper_rss "$variant" - 0  # handed over: the process is the command now
+        record wrapper_private "$variant" - 0
+      else
+        read -r rss own <<<"$(memory_of "$pid")"  # the wrapper alone, not its command
+        record wrapper_rss "$variant" - "$rss"
+        record wrapper_private "$variant" - "$own"
+      fi
+      wait "$pid" || true
+    done
+  done
+}
+
 # 4. one wait on an endpoint that is already ready: wall time to exit, peak RSS, and, on a JVM, the classes it
 #    loads (-Xlog:class+load): the gauge for start-up work, which also tracks what a native image must contain
 one_wait() {
@@ -177,6 +226,8 @@ detection
 echo "  detection latency: done" >&2
 cost
 echo "  peak RSS and CPU over 10 s: done" >&2
+resident
+echo "  resident and private memory, waiting and while the command runs: done" >&2
 one_wait
 echo "  one wait on a ready endpoint: done" >&2
 unready
@@ -203,6 +254,10 @@ size_of() { [ -e "$1" ] && du -k "$1" | awk '{ printf "%d KiB", $1 }' || echo "n
   echo "| detection latency, default period, ms | $(cell detection shipped default) | $(cell detection bare-jar default) | $(cell detection curl-loop default) | n/a |"
   echo "| detection latency, 100 ms period, ms | $(cell detection shipped 0.1) | $(cell detection bare-jar 0.1) | $(cell detection curl-loop 0.1) | n/a |"
   echo "| peak RSS, MiB (10 s unready, default period) | $(cell rss shipped default) | $(cell rss bare-jar default) | $(cell rss curl-loop default) | $(cell rss curl-once default) (one request) |"
+  echo "| resident during a wait, MiB (RSS 5 s into a 10 s unready wait) | $(cell waiting_rss shipped -) | $(cell waiting_rss bare-jar -) | $(cell waiting_rss curl-loop -) (bash + curl) | n/a |"
+  echo "| of which the process's own, MiB (Private_Dirty) | $(cell waiting_private shipped -) | $(cell waiting_private bare-jar -) | $(cell waiting_private curl-loop -) | n/a |"
+  echo "| resident while the command runs, MiB (the wrapper's RSS; 0 once handed over) | $(cell wrapper_rss shipped -) | $(cell wrapper_rss bare-jar -) | 0 (exec) | n/a |"
+  echo "| of which the wrapper's own, MiB (Private_Dirty) | $(cell wrapper_private shipped -) | $(cell wrapper_private bare-jar -) | 0 | n/a |"
   echo "| CPU time, ms (10 s unready, default period) | $(cell cpu shipped default) | $(cell cpu bare-jar default) | $(cell cpu curl-loop default) | $(cell cpu curl-once default) (one request) |"
   echo "| CPU time, ms (10 s unready, 100 ms period) | $(cell cpu shipped 0.1) | $(cell cpu bare-jar 0.1) | $(cell cpu curl-loop 0.1) | n/a |"
   echo "| one wait on a ready endpoint, ms (exec to exit) | $(cell one_wait_ms shipped -) | $(cell one_wait_ms bare-jar -) | n/a | $(cell one_wait_ms curl-once -) |"
