@@ -45,7 +45,13 @@ public final class CommandTree {
             }
         });
         root.setCaseInsensitiveEnumValuesAllowed(true);
+        // Cli.run executes the command itself; picocli's default strategy would keep this JVM's System.out and err.
+        root.setExecutionStrategy(CommandTree::notExecutedByPicocli);
         return root;
+    }
+
+    private static int notExecutedByPicocli(CommandLine.ParseResult parsed) {
+        throw new UnsupportedOperationException("commands run through Cli.run, with the run's context");
     }
 
     /**
