@@ -18,7 +18,7 @@ class MainProcessTest {
                     "wait", "--url", "tcp://localhost:" + proxy.getLocalPort());
             assertEquals(0, run.exit(), run.err());
             assertEquals("", run.out());
-            assertTrue(run.err().contains("Envoy is ready!"), run.err());
+            assertTrue(run.err().contains("tcp://localhost:" + proxy.getLocalPort() + " is ready!"), run.err());
         }
     }
 

@@ -192,11 +192,25 @@ final class DrainCommand implements Subcommand {
             }
         });
         if (outcome.drained()) {
-            log.info("Drained after " + Durations.inSeconds(Duration.ofMillis(outcome.elapsed().toMillis())) + ": " + rule);
+            log.info("Drained after " + Durations.inSeconds(Duration.ofMillis(outcome.elapsed().toMillis())) + ": "
+                    + decided(from, envoy, adminUrl, socketsRule));
             return 0;
         }
         log.error("Gave up after " + Durations.inSeconds(atMost) + "; still open: " + outcome.last());
         return 1;
+    }
+
+    /** What the drain ended on, as it was decided: Envoy's counts, the pod's sockets in their stead, or both. */
+    private static String decided(Source from, EnvoyConnections envoy, Target.Http adminUrl, String socketsRule) {
+        if (from == Source.PROC) {
+            return socketsRule;
+        }
+        String counts = "Envoy's listeners at " + adminUrl.text() + " carry no downstream connection";
+        return switch (envoy.basis()) {
+            case COUNTS -> from == Source.BOTH ? counts + ", and " + socketsRule : counts;
+            case NO_COUNTS -> socketsRule + " (Envoy reports no downstream_cx_active, so the pod's sockets decided)";
+            case EXITED -> "Envoy has exited" + (from == Source.BOTH ? ", and " + socketsRule : "");
+        };
     }
 
     private static Source source(String value) {

@@ -1,5 +1,6 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.output.Awaited;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.output.TerminationLog;
 import dev.sidecarwait.output.WaitSummary;
@@ -185,6 +186,7 @@ final class WaitCommand implements Subcommand {
                     + "drop it, or drop --quit-url and --quit-sidecar");
         }
 
+        Awaited awaited = awaited(targets, probe.meshOption.resolve(env));
         Waiter waiter = new Waiter(context.clock(), prober);
         AtomicReference<Ended> ended = new AtomicReference<>();
         Callable<Integer> waitStep = () -> {
@@ -195,7 +197,8 @@ final class WaitCommand implements Subcommand {
                 log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
                 ended.set(new Ended("skipped: not in Kubernetes (KUBERNETES_SERVICE_HOST is unset)", null, null, 0));
             } else {
-                ended.set(waitForTargets(context, log, waiter, admin, targets, total, every, requestTimeout, whenLate));
+                ended.set(waitForTargets(context, log, waiter, admin, targets, awaited, total, every, requestTimeout,
+                        whenLate));
             }
             return ended.get().exitCode();
         };
@@ -247,19 +250,20 @@ final class WaitCommand implements Subcommand {
         }
     }
 
-    private Ended waitForTargets(Context context, Log log, Waiter waiter, Target.Http admin, List<Target> targets, Duration total,
-                                 Duration every, Duration requestTimeout, OnTimeout whenLate) throws InterruptedException {
-        log.info("Waiting for Envoy proxy to be ready (timeout: " + Durations.inSeconds(total) + ")...");
+    private Ended waitForTargets(Context context, Log log, Waiter waiter, Target.Http admin, List<Target> targets,
+                                 Awaited awaited, Duration total, Duration every, Duration requestTimeout, OnTimeout whenLate)
+            throws InterruptedException {
+        log.info(awaited.waiting(Durations.inSeconds(total)));
         long deadline = context.clock().nanoTime() + total.toNanos();
         EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
         Waiter.Outcome outcome = waiter.await(targets, total, every, requestTimeout,
                 failed -> log.debug("Not ready yet: " + describe(failed) + explanation(context, envoy, admin, log, requestTimeout, deadline)));
         if (outcome.ready()) {
-            log.info("Envoy is ready!");
+            log.info(awaited.ready());
             return new Ended("ready", outcome, null, 0);
         }
-        String message = "timeout waiting for Envoy proxy to become ready. Last error: "
-                + outcome.unready().stream().map(WaitCommand::describe).collect(Collectors.joining("; "));
+        String message = awaited.timedOut(outcome.unready().stream().map(WaitCommand::describe)
+                .collect(Collectors.joining("; ")));
         String why = null;
         if (admin != null) {
             EnvoyAdmin.Diagnosis diagnosis = envoy.diagnose(admin, requestTimeout.dividedBy(2));
@@ -297,6 +301,21 @@ final class WaitCommand implements Subcommand {
         }
         Duration budget = Duration.ofNanos(Math.min(requestTimeout.toNanos(), left) / 2);
         return " (" + envoy.diagnose(admin, budget).explanation() + ")";
+    }
+
+    /** The proxy's own readiness endpoints are HTTP on loopback; anything else is a dependency, named by its URL. */
+    private static Awaited awaited(List<Target> targets, Mesh mesh) {
+        boolean proxy = false;
+        List<String> others = new ArrayList<>();
+        for (Target target : targets) {
+            if (target instanceof Target.Http && List.of("localhost", "127.0.0.1", "::1").contains(target.host().toLowerCase(
+                    java.util.Locale.ROOT))) {
+                proxy = true;
+            } else {
+                others.add(target.text());
+            }
+        }
+        return new Awaited(proxy ? (mesh == Mesh.LINKERD ? "Linkerd proxy" : "Envoy proxy") : null, others);
     }
 
     private List<Target.Http> quitUrls(Env env) {

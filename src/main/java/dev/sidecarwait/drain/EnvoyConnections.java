@@ -23,6 +23,9 @@ import java.util.function.Consumer;
  */
 public final class EnvoyConnections implements Drainer.Look {
 
+    /** What the last look went by: Envoy's counts, the other look (no counts), or Envoy having exited. */
+    public enum Basis { COUNTS, NO_COUNTS, EXITED }
+
     /** What Istio's agent asks (pkg/envoy/agent.go): only stats that were ever used, ending in downstream_cx_active. */
     static final String STATS = "/stats?usedonly&filter=downstream_cx_active$";
     /** What Istio's agent sends on SIGTERM: stop taking new inbound connections, after Envoy's drain period. */
@@ -38,6 +41,7 @@ public final class EnvoyConnections implements Drainer.Look {
     private final Consumer<String> onNoStats;
     private final Consumer<String> onExited;
     private boolean saidNoStats;
+    private Basis basis = Basis.COUNTS;
 
     /**
      * {@code withoutStats}: the look that decides when Envoy has no such stats; {@code onNoStats} hears that,
@@ -54,6 +58,10 @@ public final class EnvoyConnections implements Drainer.Look {
         this.proxy = new ProxyProcess(proc, proxyProcesses);
         this.onNoStats = onNoStats;
         this.onExited = onExited;
+    }
+
+    public Basis basis() {
+        return basis;
     }
 
     /** POST /drain_listeners?inboundonly&graceful; returns what happened, in words, and never throws. */
@@ -78,6 +86,7 @@ public final class EnvoyConnections implements Drainer.Look {
             if (proxy.gone()) {
                 onExited.accept("Envoy's admin API stopped answering (" + failure.getMessage() + ") and the proxy process has "
                         + "exited: nothing is left to drain through it");
+                basis = Basis.EXITED;
                 return Reading.clear();
             }
             return Reading.unknown("Envoy's admin API at " + admin.text() + " is not answering: " + failure.getMessage());
@@ -94,8 +103,10 @@ public final class EnvoyConnections implements Drainer.Look {
                         + "EXIT_ON_ZERO_ACTIVE_CONNECTIONS=true, and only once a listener was used): counting the pod's "
                         + "sockets instead, never taking no stats for no connections");
             }
+            basis = Basis.NO_COUNTS;
             return withoutStats.look();
         }
+        basis = Basis.COUNTS;
         List<String> holding = new ArrayList<>();
         counts.forEach((listener, active) -> {
             if (active > 0) {

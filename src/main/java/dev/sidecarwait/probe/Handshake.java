@@ -7,5 +7,5 @@ interface Handshake {
     String THROWAWAY_USER = "sidecar-wait";
 
     /** Returns what the server said, for messages, when it is ready; throws, saying what was seen, when not. */
-    String exchange(Wire wire) throws ProbeFailure;
+    String exchange(Wire wire, Target.Server target) throws ProbeFailure;
 }

@@ -18,7 +18,7 @@ final class MysqlHandshake implements Handshake {
     private static final long LOGIN_MILLIS = 200;
 
     @Override
-    public String exchange(Wire wire) throws ProbeFailure {
+    public String exchange(Wire wire, Target.Server target) throws ProbeFailure {
         byte[] greeting = packet(wire);
         if (greeting.length > 0 && (greeting[0] & 0xff) == 0xff) {
             throw new ProbeFailure("MySQL refused the connection: " + error(greeting));

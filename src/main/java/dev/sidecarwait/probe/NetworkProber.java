@@ -37,7 +37,8 @@ public final class NetworkProber implements Prober {
             Socket socket = connector.connect(target.host(), target.port(), deadline, timeout);
             try {
                 String said = target instanceof Target.Server server
-                        ? server.protocol().handshake().exchange(new Wire(socket, deadline, clock, timeout, Wire.Peer.SERVER)) : "";
+                        ? server.protocol().handshake().exchange(new Wire(socket, deadline, clock, timeout, Wire.Peer.SERVER), server)
+                        : "";
                 return new ProbeResult(target, true, 0, "", said, since(start));
             } finally {
                 Connector.close(socket);

@@ -15,7 +15,7 @@ final class PostgresStartup implements Handshake {
     private static final int MAX_MESSAGE = 8192;
 
     @Override
-    public String exchange(Wire wire) throws ProbeFailure {
+    public String exchange(Wire wire, Target.Server target) throws ProbeFailure {
         wire.write(startupMessage());
         int type = wire.next();
         int length = int32(wire.next(4));

@@ -8,9 +8,14 @@ package dev.sidecarwait.probe;
 public enum Protocol {
     REDIS("redis", 6379),
     POSTGRES("postgres", 5432),
-    MYSQL("mysql", 3306);
+    MYSQL("mysql", 3306),
+    GRPC("grpc", 0),
+    KAFKA("kafka", 9092),
+    AMQP("amqp", 5672),
+    NATS("nats", 4222);
 
     public final String scheme;
+    /** 0 where there is none and the URL must give the port (gRPC servers listen anywhere). */
     public final int defaultPort;
 
     Protocol(String scheme, int defaultPort) {
@@ -24,6 +29,10 @@ public enum Protocol {
             case "redis" -> REDIS;
             case "postgres", "postgresql" -> POSTGRES;
             case "mysql" -> MYSQL;
+            case "grpc" -> GRPC;
+            case "kafka" -> KAFKA;
+            case "amqp" -> AMQP;
+            case "nats" -> NATS;
             default -> null;
         };
     }
@@ -33,6 +42,10 @@ public enum Protocol {
             case REDIS -> new RedisPing();
             case POSTGRES -> new PostgresStartup();
             case MYSQL -> new MysqlHandshake();
+            case GRPC -> new GrpcHealthCheck();
+            case KAFKA -> new KafkaApiVersions();
+            case AMQP -> new AmqpHandshake();
+            case NATS -> new NatsPing();
         };
     }
 }

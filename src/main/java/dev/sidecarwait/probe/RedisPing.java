@@ -12,7 +12,7 @@ final class RedisPing implements Handshake {
     private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
 
     @Override
-    public String exchange(Wire wire) throws ProbeFailure {
+    public String exchange(Wire wire, Target.Server target) throws ProbeFailure {
         wire.write(PING);
         String reply = wire.line(512, "answered, but not as Redis");
         if (reply.equals("+PONG")) {

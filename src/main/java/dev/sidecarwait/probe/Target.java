@@ -2,11 +2,13 @@ package dev.sidecarwait.probe;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * What to probe: an HTTP endpoint (ready = the expected status), a TCP port (ready = the connection is
- * accepted), or a server that must answer its own protocol (redis://, postgres://, mysql://). No TLS: the
+ * accepted), or a server that must answer its own protocol (redis://, postgres://, mysql://, grpc://, kafka://,
+ * amqp://, nats://). No TLS: the
  * proxies' readiness ports are plain HTTP on localhost, a sidecar speaks TLS to the server on the app's
  * behalf, and TLS would double the size of the native binary.
  */
@@ -36,14 +38,15 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
         }
     }
 
-    record Server(Protocol protocol, String host, int port, String text) implements Target {
+    /** {@code path}: what the check asks about (gRPC: the service), empty for the others, which ignore a path. */
+    record Server(Protocol protocol, String host, int port, String path, String text) implements Target {
         @Override
         public String kind() {
             return protocol.scheme;
         }
     }
 
-    String SCHEMES = "http://, tcp://, redis://, postgres:// or mysql://";
+    String SCHEMES = "http://, tcp://, redis://, postgres://, mysql://, grpc://, kafka://, amqp:// or nats://";
 
     /** Parses a target; the exception's message says what is wrong, without repeating the value. */
     static Target parse(String text) {
@@ -60,7 +63,7 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
         Protocol protocol = Protocol.ofScheme(scheme);
         if (!scheme.equals("http") && !scheme.equals("tcp") && protocol == null) {
             throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use " + SCHEMES
-                    + (scheme.equals("https") || scheme.equals("rediss") ? " (no TLS: readiness ports are plain HTTP, "
+                    + (List.of("https", "rediss", "grpcs", "amqps", "tls").contains(scheme) ? " (no TLS: readiness ports are plain HTTP, "
                     + "the sidecar does TLS for the app, and TLS would double the binary's size)" : ""));
         }
         String host = hostOf(uri, text);
@@ -69,9 +72,12 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
                 throw new IllegalArgumentException("leave the user and password out: the check needs none, "
                         + "and they would be written to the log");
             }
+            if (protocol == Protocol.GRPC) {
+                return grpc(uri, host, text);
+            }
             // A path (a database name or number) and parameters are allowed, so an app's own URL can be
             // pasted; the check does not use them.
-            return new Server(protocol, host, uri.getPort() == -1 ? protocol.defaultPort : portOf(uri, text, scheme), text);
+            return new Server(protocol, host, uri.getPort() == -1 ? protocol.defaultPort : portOf(uri, text, scheme), "", text);
         }
         int port = portOf(uri, text, scheme);
         if (scheme.equals("tcp")) {
@@ -86,6 +92,22 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
             path += "?" + uri.getRawQuery();
         }
         return new Http(host, port, path, text);
+    }
+
+    /** grpc://host:port/service: the port is required, the path is the service name (none: the whole server). */
+    private static Server grpc(URI uri, String host, String text) {
+        if (uri.getPort() == -1) {
+            throw new IllegalArgumentException("a grpc:// target needs a port");
+        }
+        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("a grpc:// target takes a service name and nothing else: "
+                    + "grpc://host:port/package.Service");
+        }
+        String service = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+        if (service.contains("/")) {
+            throw new IllegalArgumentException("'" + service + "' is not a gRPC service name (package.Service, no '/')");
+        }
+        return new Server(Protocol.GRPC, host, portOf(uri, text, "grpc"), service, text);
     }
 
     private static String hostOf(URI uri, String text) {

@@ -42,17 +42,41 @@ final class Wire {
     private long received;
 
     Wire(Socket socket, long deadline, Clock clock, Timeout timeout, Peer peer) throws ProbeFailure {
+        this(socket, input(socket), output(socket), deadline, clock, timeout, peer);
+    }
+
+    /**
+     * Over streams that never block (a peer's bytes in memory), for tests and fuzzing: the same reading code, the
+     * same caps and the same deadline as over a socket.
+     */
+    Wire(InputStream in, OutputStream out, long deadline, Clock clock, Timeout timeout, Peer peer) {
+        this(null, in, out, deadline, clock, timeout, peer);
+    }
+
+    private Wire(Socket socket, InputStream in, OutputStream out, long deadline, Clock clock, Timeout timeout, Peer peer) {
         this.socket = socket;
+        this.in = in;
+        this.out = out;
         this.peer = peer;
-        try {
-            this.in = socket.getInputStream();
-            this.out = socket.getOutputStream();
-        } catch (IOException e) {
-            throw new ProbeFailure(Connector.describe(e));
-        }
         this.deadline = deadline;
         this.clock = clock;
         this.timeout = timeout;
+    }
+
+    private static InputStream input(Socket socket) throws ProbeFailure {
+        try {
+            return socket.getInputStream();
+        } catch (IOException e) {
+            throw new ProbeFailure(Connector.describe(e));
+        }
+    }
+
+    private static OutputStream output(Socket socket) throws ProbeFailure {
+        try {
+            return socket.getOutputStream();
+        } catch (IOException e) {
+            throw new ProbeFailure(Connector.describe(e));
+        }
     }
 
     void write(byte[] bytes) throws ProbeFailure {
@@ -81,6 +105,7 @@ final class Wire {
         return b;
     }
 
+    /** {@code count} bytes; the caller has checked {@code count} against what the protocol allows. */
     byte[] next(int count) throws ProbeFailure {
         byte[] bytes = new byte[count];
         for (int i = 0; i < count; i++) {
@@ -105,6 +130,11 @@ final class Wire {
         }
     }
 
+    /** What is left of the exchange's deadline, in whole milliseconds (0 once it has passed). */
+    long millisLeft() {
+        return Connector.millisLeft(clock, deadline);
+    }
+
     /** From now on, reads end within {@code millis} if that comes before the exchange's own deadline. */
     void allowAtMost(long millis) {
         deadline = Math.min(deadline, clock.nanoTime() + millis * 1_000_000);
@@ -116,7 +146,9 @@ final class Wire {
             throw timeout.failure();
         }
         try {
-            socket.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
+            if (socket != null) {
+                socket.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
+            }
             int n = in.read(buffer);
             if (n < 0) {
                 return false;

@@ -16,7 +16,8 @@ class DependencyTargetsTest {
             String urls = "redis://127.0.0.1:" + redis.port + ",tcp://127.0.0.1:" + redis.port;
             CliRun run = CliRun.run(Map.of("SIDECAR_WAIT_URL", urls), "wait", "--timeout", "10s");
             assertEquals(0, run.exit(), run.err());
-            assertTrue(run.err().contains("Envoy is ready!"), run.err());
+            assertTrue(run.err().contains("\tinfo\tredis://127.0.0.1:" + redis.port + " and tcp://127.0.0.1:" + redis.port
+                    + " are ready!\n"), run.err());
         }
     }
 
@@ -36,6 +37,46 @@ class DependencyTargetsTest {
             assertTrue(json.out().contains("\"kind\":\"redis\",\"ready\":true,\"status\":null,\"error\":null"), json.out());
             assertTrue(json.out().contains("\"body\":\"PONG\""), json.out());
         }
+    }
+
+    @Test
+    void theFirstLinesNameWhatIsAwaited() throws Exception {
+        try (RealServer nats = RealServer.nats().start()) {
+            String url = "nats://127.0.0.1:" + nats.port;
+            CliRun alone = CliRun.run(Map.of(), "wait", "--url", url, "--timeout", "10s");
+            assertEquals(0, alone.exit(), alone.err());
+            assertTrue(alone.err().contains("\tinfo\tWaiting for " + url + " to be ready (timeout: 10 seconds)...\n"), alone.err());
+            assertTrue(alone.err().contains("\tinfo\t" + url + " is ready!\n"), alone.err());
+
+            CliRun late = CliRun.run(Map.of("SIDECAR_WAIT_ADMIN_URL", "none"), "wait", "--url", url, "--url",
+                    "http://localhost:" + RealServer.freePort() + "/healthz/ready", "--timeout", "300ms");
+            assertEquals(1, late.exit(), late.err());
+            assertTrue(late.err().contains("\tinfo\tWaiting for Envoy proxy and " + url + " to be ready (timeout: 0.3 seconds)..."),
+                    late.err());
+            assertTrue(late.err().contains("\terror\ttimeout waiting for Envoy proxy and " + url + " to become ready. "
+                    + "Last error: http://localhost:"), late.err());
+
+            CliRun linkerd = CliRun.run(Map.of(), "wait", "--mesh", "linkerd", "--url", url, "--url",
+                    "http://127.0.0.1:" + RealServer.freePort() + "/ready", "--timeout", "200ms");
+            assertTrue(linkerd.err().contains("\tinfo\tWaiting for Linkerd proxy and " + url + " to be ready"), linkerd.err());
+        }
+    }
+
+    @Test
+    void checkAndTheEnvironmentTakeTheNewSchemes() throws Exception {
+        try (RealServer nats = RealServer.nats().start()) {
+            String url = "nats://127.0.0.1:" + nats.port;
+            CliRun check = CliRun.run(Map.of("SIDECAR_WAIT_URL", url + ",grpc://127.0.0.1:" + RealServer.freePort()),
+                    "check", "--admin-url", "none");
+            assertEquals(1, check.exit(), check.err());
+            assertTrue(check.out().contains("  ready      " + url + "  NATS 2."), check.out());
+            assertTrue(check.out().contains("NOT READY  grpc://127.0.0.1:") && check.out().contains("connection refused"),
+                    check.out());
+        }
+        CliRun noPort = CliRun.run(Map.of(), "wait", "--url", "grpc://orders");
+        assertEquals(2, noPort.exit());
+        assertEquals("sidecar-wait wait: invalid value for --url: 'grpc://orders': a grpc:// target needs a port "
+                + "(see 'sidecar-wait wait --help')\n", noPort.err());
     }
 
     @Test

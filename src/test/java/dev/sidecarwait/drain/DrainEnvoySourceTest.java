@@ -1,6 +1,7 @@
 package dev.sidecarwait.drain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -138,7 +139,8 @@ class DrainEnvoySourceTest {
         assertEquals(1, run.lines("\tinfo\tStill open: listener 0.0.0.0_15006: 2 connections"), run.err());
         assertEquals(1, run.lines("\tinfo\tStill open: listener 0.0.0.0_15006: 1 connection"), run.err());
         assertEquals(2, run.lines("Still open"), "one line a change, not one a poll: " + run.err());
-        assertTrue(run.err().contains("\tinfo\tDrained after "), run.err());
+        assertTrue(run.err().matches("(?s).*\tinfo\tDrained after [0-9.]+ seconds?: Envoy's listeners at " + java.util.regex.Pattern.quote(url)
+                + " carry no downstream connection\n.*"), run.err());
         assertEquals(7, statsReads.get());
     }
 
@@ -173,6 +175,9 @@ class DrainEnvoySourceTest {
         }
         Run closed = drain("--source", "envoy", "--admin-url", url, "--min", "0s", "--period", "100ms", "--timeout", "5s");
         assertEquals(0, closed.exit(), "with the app gone, /proc says drained: " + closed.err());
+        assertTrue(closed.err().contains(": no application socket is listening (Envoy reports no downstream_cx_active, so "
+                + "the pod's sockets decided)\n"), "the last line names what decided: " + closed.err());
+        assertFalse(closed.err().contains("Drained after 0 seconds: Envoy's listeners"), closed.err());
     }
 
     @Test

@@ -214,7 +214,7 @@ class ServerProbeTest {
         try (Peer proxy = Peer.answering(new byte[0])) {
             String hostPort = "127.0.0.1:" + proxy.port();
             assertTrue(probe("tcp://" + hostPort).ready(), "tcp:// only proves that the proxy accepted");
-            for (String scheme : List.of("redis", "postgres", "mysql")) {
+            for (String scheme : List.of("redis", "postgres", "mysql", "grpc", "kafka", "amqp", "nats")) {
                 ProbeResult result = probe(scheme + "://" + hostPort);
                 assertFalse(result.ready(), scheme);
                 assertEquals("connection closed before the server spoke (a proxy with no upstream?)", result.detail(), scheme);
@@ -305,7 +305,7 @@ class ServerProbeTest {
     }
 
     /** A loopback peer that, for each connection, reads what arrives for a moment, sends its bytes and closes. */
-    private static final class Peer implements AutoCloseable {
+    static final class Peer implements AutoCloseable {
         private final ServerSocket server;
         private final AtomicReference<byte[]> received = new AtomicReference<>(new byte[0]);
 

@@ -40,12 +40,24 @@ class TargetTest {
             "redis://cache:6380/0 | REDIS | 6380",
             "postgres://db | POSTGRES | 5432",
             "postgresql://db:6543/orders?sslmode=disable | POSTGRES | 6543",
-            "mysql://[::1] | MYSQL | 3306"})
+            "mysql://[::1] | MYSQL | 3306",
+            "grpc://orders:50051 | GRPC | 50051",
+            "kafka://broker | KAFKA | 9092",
+            "amqp://rabbit/orders-vhost | AMQP | 5672",
+            "nats://nats:4333 | NATS | 4333"})
     void parsesServersWithTheirDefaultPorts(String text, Protocol protocol, int port) {
         Target.Server server = assertInstanceOf(Target.Server.class, Target.parse(text));
         assertEquals(protocol, server.protocol());
         assertEquals(port, server.port());
         assertEquals(protocol.scheme, server.kind());
+    }
+
+    @Test
+    void aGrpcTargetsPathIsTheServiceTheOthersIgnoreTheirs() {
+        assertEquals("grpc.health.v1.Health", ((Target.Server) Target.parse("grpc://[::1]:9000/grpc.health.v1.Health")).path());
+        assertEquals("", ((Target.Server) Target.parse("grpc://127.0.0.1:9000")).path());
+        assertEquals("", ((Target.Server) Target.parse("grpc://127.0.0.1:9000/")).path());
+        assertEquals("", ((Target.Server) Target.parse("amqp://rabbit:5672/orders")).path());
     }
 
     @ParameterizedTest
@@ -63,7 +75,15 @@ class TargetTest {
             "http://:80/ | no host",
             "tcp://localhost | needs a port",
             "tcp://localhost:1/path | takes no path",
-            "http://local host/ | not a valid URL"})
+            "http://local host/ | not a valid URL",
+            "grpc://orders | a grpc:// target needs a port",
+            "grpc://orders:50051/a.B?x=1 | takes a service name and nothing else",
+            "grpc://orders:50051/a/b | is not a gRPC service name",
+            "grpcs://orders:443 | no TLS",
+            "amqps://rabbit | no TLS",
+            "tls://nats:4222 | no TLS",
+            "amqp://guest:guest@rabbit | leave the user and password out",
+            "nats://token@nats | leave the user and password out"})
     void refusesWithAReason(String text, String reason) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Target.parse(text));
         assertTrue(e.getMessage().contains(reason), e.getMessage());

@@ -148,7 +148,7 @@ class WrapperProcessTest {
                         "--termination-log", message.toString(), "--", "touch", marker.toString())
                 .redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
-            awaitText(err, "Waiting for Envoy proxy");
+            awaitText(err, "Waiting for tcp://127.0.0.1:1 to be ready");
             awaitText(err, "Not ready yet: tcp://127.0.0.1:1: connection refused");
             signal(wrapper, "INT");
             assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the wait ended");

@@ -9,15 +9,20 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real server from Debian's packages (redis-server, PostgreSQL, MariaDB), started on a free loopback port in
- * a temporary directory and stopped afterwards. .ci/run installs the packages; a missing one fails the test.
+ * A real server, started on a free loopback port in a temporary directory and stopped afterwards: from Debian's
+ * packages (redis-server, PostgreSQL, MariaDB, RabbitMQ, NATS), which .ci/run installs (a missing one fails the
+ * test), or Kafka's broker from its Maven Central jars on the test class path.
  */
 public final class RealServer implements AutoCloseable {
 
@@ -26,14 +31,21 @@ public final class RealServer implements AutoCloseable {
     private final List<String> command;
     private final String user;
     private final List<String> stopCommand;
+    private final Map<String, String> env;
     private Process process;
 
     private RealServer(int port, Path dir, List<String> command, String user, List<String> stopCommand) {
+        this(port, dir, command, user, stopCommand, Map.of());
+    }
+
+    private RealServer(int port, Path dir, List<String> command, String user, List<String> stopCommand,
+                       Map<String, String> env) {
         this.port = port;
         this.dir = dir;
         this.command = command;
         this.user = user;
         this.stopCommand = stopCommand;
+        this.env = env;
     }
 
     public static RealServer redis(String... extra) throws IOException {
@@ -82,10 +94,75 @@ public final class RealServer implements AutoCloseable {
         return new RealServer(port, dir, command, null, null);
     }
 
+    /** NATS (nats-server) with the given extra arguments, e.g. a user and password or a connection limit. */
+    public static RealServer nats(String... extra) throws IOException {
+        int port = freePort();
+        Path dir = Files.createTempDirectory("nats");
+        List<String> command = new ArrayList<>(List.of(executable("nats-server"), "-a", "127.0.0.1", "-p",
+                String.valueOf(port)));
+        command.addAll(List.of(extra));
+        return new RealServer(port, dir, command, null, null);
+    }
+
+    /**
+     * A RabbitMQ node of its own (name, ports, data, log and Erlang cookie under a temporary directory), run in
+     * the foreground by Debian's rabbitmq-server script, which passes SIGTERM on to the broker.
+     */
+    public static RealServer rabbitmq() throws IOException {
+        int port = freePort();
+        Path dir = Files.createTempDirectory("rabbitmq");
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("HOME", dir.toString());
+        env.put("RABBITMQ_NODENAME", "sidecar-wait-" + port + "@localhost");
+        env.put("RABBITMQ_NODE_IP_ADDRESS", "127.0.0.1");
+        env.put("RABBITMQ_NODE_PORT", String.valueOf(port));
+        env.put("RABBITMQ_DIST_PORT", String.valueOf(freePort()));
+        env.put("RABBITMQ_MNESIA_BASE", dir.resolve("mnesia").toString());
+        env.put("RABBITMQ_LOG_BASE", dir.resolve("log").toString());
+        env.put("RABBITMQ_LOGS", "-");
+        env.put("RABBITMQ_ENABLED_PLUGINS_FILE", dir.resolve("enabled_plugins").toString());
+        env.put("RABBITMQ_CONFIG_FILE", dir.resolve("rabbitmq").toString());
+        env.put("RABBITMQ_ADVANCED_CONFIG_FILE", dir.resolve("advanced.config").toString());
+        Path script = Path.of("/usr/lib/rabbitmq/bin/rabbitmq-server");
+        if (!Files.isExecutable(script)) {
+            throw new IllegalStateException(script + " is not installed (.ci/run installs rabbitmq-server)");
+        }
+        return new RealServer(port, dir, List.of(script.toString()), null, null, env);
+    }
+
+    /**
+     * A Kafka broker in KRaft mode (broker and controller in one JVM), from Kafka's own jars on the test class
+     * path: its storage formatted first, as kafka-storage.sh format does.
+     */
+    public static RealServer kafka() throws IOException, InterruptedException {
+        int port = freePort();
+        int controller = freePort();
+        Path dir = Files.createTempDirectory("kafka");
+        Path properties = dir.resolve("server.properties");
+        Files.writeString(properties, String.join("\n", "process.roles=broker,controller", "node.id=1",
+                "controller.quorum.voters=1@127.0.0.1:" + controller,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controller,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port, "controller.listener.names=CONTROLLER",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "log.dirs=" + dir.resolve("data"), "offsets.topic.replication.factor=1",
+                "transaction.state.log.replication.factor=1", "transaction.state.log.min.isr=1") + "\n");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classPath = System.getProperty("java.class.path");
+        byte[] id = new byte[16];
+        new SecureRandom().nextBytes(id);
+        String clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+        run(List.of(java, "-cp", classPath, "kafka.tools.StorageTool", "format", "-t", clusterId, "-c",
+                properties.toString()), dir.resolve("format.log"));
+        return new RealServer(port, dir, List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                classPath, "kafka.Kafka", properties.toString()), null, null);
+    }
+
     public RealServer start() throws IOException, InterruptedException {
-        process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("server.log").toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("server.log").toFile());
+        builder.environment().putAll(env);
+        process = builder.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!listening(port)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 throw new IllegalStateException(command.get(0) + " did not start listening on " + port + ": "
@@ -171,7 +248,8 @@ public final class RealServer implements AutoCloseable {
                 return dir + "/" + name;
             }
         }
-        throw new IllegalStateException(name + " is not installed (.ci/run installs redis-server, postgresql and mariadb-server)");
+        throw new IllegalStateException(name + " is not installed (.ci/run installs redis-server, postgresql, "
+                + "mariadb-server, rabbitmq-server and nats-server)");
     }
 
     private static void run(List<String> command, Path log) throws IOException, InterruptedException {

@@ -1,0 +1,45 @@
+package dev.sidecarwait.output;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a wait is for, as its log lines name it. With the proxy's readiness endpoint alone, pilot-agent's very
+ * words ("Waiting for Envoy proxy to be ready", "Envoy is ready!"), so that existing log searches match; with
+ * dependencies, their URLs, beside the proxy or alone.
+ *
+ * @param proxy "Envoy proxy", "Linkerd proxy", or null when no target is the proxy's own endpoint
+ */
+public record Awaited(String proxy, List<String> others) {
+
+    public Awaited {
+        others = List.copyOf(others);
+    }
+
+    public String waiting(String timeout) {
+        return "Waiting for " + subject() + " to be ready (timeout: " + timeout + ")...";
+    }
+
+    public String ready() {
+        if (others.isEmpty()) {
+            return proxy.equals("Envoy proxy") ? "Envoy is ready!" : proxy + " is ready!";
+        }
+        return subject() + (proxy == null && others.size() == 1 ? " is" : " are") + " ready!";
+    }
+
+    public String timedOut(String lastErrors) {
+        return "timeout waiting for " + subject() + " to become ready. Last error: " + lastErrors;
+    }
+
+    private String subject() {
+        List<String> all = new ArrayList<>();
+        if (proxy != null) {
+            all.add(proxy);
+        }
+        all.addAll(others);
+        if (all.size() == 1) {
+            return all.get(0);
+        }
+        return String.join(", ", all.subList(0, all.size() - 1)) + " and " + all.get(all.size() - 1);
+    }
+}
