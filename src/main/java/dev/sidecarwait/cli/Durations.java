@@ -8,6 +8,8 @@ import java.util.regex.Pattern;
 public final class Durations {
 
     private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h)");
+    /** Longer makes no sense for a wait or a drain, and keeps every deadline within a long of nanoseconds. */
+    static final Duration LONGEST = Duration.ofDays(365);
     public static final String HINT = "use a number and a unit: 500ms, 90s, 2m, 1h";
 
     private Durations() {
@@ -41,6 +43,9 @@ public final class Durations {
         }
         if (value.isEmpty() || at != value.length()) {
             throw new IllegalArgumentException("'" + text + "' is not a duration (" + HINT + ")");
+        }
+        if (total.compareTo(LONGEST) > 0) {
+            throw new IllegalArgumentException("'" + text + "' is too large (at most 8760h, a year)");
         }
         return total;
     }

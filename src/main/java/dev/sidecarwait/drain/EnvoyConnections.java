@@ -129,8 +129,8 @@ public final class EnvoyConnections implements Drainer.Look {
                 continue; // http.* counts the same connections again; anything else is not a listener's
             }
             String name = line.substring(0, colon).trim();
-            if (!name.endsWith(suffix)) {
-                continue;
+            if (!name.endsWith(suffix) || name.length() <= "listener.".length() + suffix.length()) {
+                continue; // "listener.downstream_cx_active" names no listener
             }
             String listener = name.substring("listener.".length(), name.length() - suffix.length());
             if (listener.startsWith("admin") || listener.startsWith("envoy_internal") || listener.contains(".worker_")

@@ -45,23 +45,38 @@ public final class EnvoyAdmin {
                 return new Diagnosis(base, true, null, Map.of(),
                         "Envoy's admin API at " + base + " answered /server_info with HTTP " + info.status());
             }
-            Matcher matcher = STATE.matcher(info.body());
-            state = matcher.find() ? matcher.group(1) : null;
+            state = state(info.body());
         } catch (ProbeFailure failure) {
             return new Diagnosis(base, false, null, Map.of(),
                     "Envoy's admin API at " + base + " is not reachable: " + failure.getMessage());
         }
-        Map<String, Long> stats = new LinkedHashMap<>();
+        Map<String, Long> stats = Map.of();
         try {
-            PlainHttp.Response response = http.fetch(new Target.Http(admin.host(), admin.port(), STATS_PATH, base), each, KEEP);
-            Matcher matcher = STAT.matcher(response.body());
-            while (matcher.find()) {
-                stats.put(matcher.group(1), Long.parseLong(matcher.group(2)));
-            }
-        } catch (ProbeFailure | NumberFormatException unavailable) {
+            stats = stats(http.fetch(new Target.Http(admin.host(), admin.port(), STATS_PATH, base), each, KEEP).body());
+        } catch (ProbeFailure unavailable) {
             // the state alone still says something
         }
         return new Diagnosis(base, true, state, stats, explain(state, stats));
+    }
+
+    /** The "state" of /server_info's JSON ("LIVE", "INITIALIZING", ...); null when there is none. */
+    static String state(String serverInfo) {
+        Matcher matcher = STATE.matcher(serverInfo);
+        return matcher.find() ? matcher.group(1) : null;
+    }
+
+    /** "name: 12" lines of /stats text; a count too large for a long is left out. */
+    static Map<String, Long> stats(String body) {
+        Map<String, Long> stats = new LinkedHashMap<>();
+        Matcher matcher = STAT.matcher(body);
+        while (matcher.find()) {
+            try {
+                stats.put(matcher.group(1), Long.parseLong(matcher.group(2)));
+            } catch (NumberFormatException tooLarge) {
+                // not a count Envoy could have
+            }
+        }
+        return stats;
     }
 
     static String explain(String state, Map<String, Long> stats) {

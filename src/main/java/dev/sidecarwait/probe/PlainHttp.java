@@ -36,6 +36,7 @@ public final class PlainHttp {
     /** How long a probe waits for the first bytes of a body after its status has decided. */
     static final long PEEK_MILLIS = 50;
     private static final int MAX_HEADER_LINE = 16 * 1024;
+    private static final int MAX_HEADERS = 64 * 1024;
 
     private final Clock clock;
     private final Connector connector;
@@ -80,7 +81,8 @@ public final class PlainHttp {
         return new Response(answer.status, answer.body, null);
     }
 
-    private record Exchange(int status, String location, String body) {
+    /** One response as read: the status, the Location header (null when none), the kept start of the body. */
+    record Exchange(int status, String location, String body) {
     }
 
     private long deadline(Timeout timeout) {
@@ -93,45 +95,55 @@ public final class PlainHttp {
         try (socket) {
             Wire wire = new Wire(socket, deadline, clock, timeout, Wire.Peer.HTTP);
             wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
-            int status = statusOf(wire.line(MAX_HEADER_LINE, "HTTP response header too long"));
-            long contentLength = -1;
-            boolean chunked = false;
-            String location = null;
-            for (String header = headerLine(wire); !header.isEmpty(); header = headerLine(wire)) {
-                int colon = header.indexOf(':');
-                if (colon <= 0) {
-                    throw new ProbeFailure("malformed HTTP response header");
-                }
-                String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-                String value = header.substring(colon + 1).trim();
-                switch (name) {
-                    case "content-length" -> contentLength = parseLength(value);
-                    case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-                    case "location" -> location = value;
-                    default -> { }
-                }
-            }
-            boolean noBody = method.equals("HEAD") || status / 100 == 1 || status == 204 || status == 304;
-            ByteArrayOutputStream kept = new ByteArrayOutputStream();
-            if (!noBody) {
-                if (wholeBody) {
-                    readBody(wire, chunked, contentLength, kept, keepBytes);
-                } else {
-                    peekBody(wire, chunked, contentLength, kept, keepBytes);
-                }
-            }
-            return new Exchange(status, location, kept.toString(StandardCharsets.UTF_8));
+            return read(wire, method, wholeBody, keepBytes);
         } catch (IOException closing) {
             throw new ProbeFailure(Connector.describe(closing));
         }
     }
 
-    private String headerLine(Wire wire) throws ProbeFailure {
+    /** A response to {@code method}: status line, headers, and the body read whole or only glanced at. */
+    static Exchange read(Wire wire, String method, boolean wholeBody, int keepBytes) throws ProbeFailure {
+        int status = statusOf(wire.line(MAX_HEADER_LINE, "HTTP response header too long"));
+        long contentLength = -1;
+        boolean chunked = false;
+        String location = null;
+        int headerBytes = 0;
+        for (String header = headerLine(wire); !header.isEmpty(); header = headerLine(wire)) {
+            headerBytes += header.length() + 2;
+            if (headerBytes > MAX_HEADERS) {
+                throw new ProbeFailure("HTTP response headers longer than " + MAX_HEADERS + " bytes");
+            }
+            int colon = header.indexOf(':');
+            if (colon <= 0) {
+                throw new ProbeFailure("malformed HTTP response header");
+            }
+            String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+            String value = header.substring(colon + 1).trim();
+            switch (name) {
+                case "content-length" -> contentLength = parseLength(value);
+                case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+                case "location" -> location = value;
+                default -> { }
+            }
+        }
+        boolean noBody = method.equals("HEAD") || status / 100 == 1 || status == 204 || status == 304;
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        if (!noBody) {
+            if (wholeBody) {
+                readBody(wire, chunked, contentLength, kept, keepBytes);
+            } else {
+                peekBody(wire, chunked, contentLength, kept, keepBytes);
+            }
+        }
+        return new Exchange(status, location, kept.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String headerLine(Wire wire) throws ProbeFailure {
         return wire.line(MAX_HEADER_LINE, "HTTP response header too long");
     }
 
     /** The status has decided: take what the body offers for a moment, for messages, and never fail on it. */
-    private void peekBody(Wire wire, boolean chunked, long contentLength, ByteArrayOutputStream kept, int keepBytes) {
+    private static void peekBody(Wire wire, boolean chunked, long contentLength, ByteArrayOutputStream kept, int keepBytes) {
         wire.allowAtMost(PEEK_MILLIS);
         try {
             readBody(wire, chunked, contentLength, kept, keepBytes);

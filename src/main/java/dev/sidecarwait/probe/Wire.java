@@ -105,8 +105,14 @@ final class Wire {
         return b;
     }
 
+    /** No reader may ask for more at once: a length from a peer is checked against its protocol's cap first. */
+    static final int MAX_CHUNK = 1 << 20;
+
     /** {@code count} bytes; the caller has checked {@code count} against what the protocol allows. */
     byte[] next(int count) throws ProbeFailure {
+        if (count < 0 || count > MAX_CHUNK) {
+            throw new IllegalStateException("a reader asked for " + count + " bytes: a length from a peer went uncapped");
+        }
         byte[] bytes = new byte[count];
         for (int i = 0; i < count; i++) {
             bytes[i] = (byte) next();

@@ -17,6 +17,24 @@ public final class Zombies {
         this.proc = proc;
     }
 
+    /**
+     * The parent of the process whose /proc/PID/stat this is, when it is a zombie; -1 otherwise. "pid (comm) state
+     * ppid ...": comm may hold spaces and parentheses, so the fields are read after the last ')'.
+     */
+    static long zombieParent(String stat) {
+        int close = stat.lastIndexOf(')');
+        if (close < 0 || close + 2 > stat.length()) {
+            return -1;
+        }
+        String[] fields = stat.substring(close + 2).split(" ");
+        try {
+            long parent = fields.length > 1 && fields[0].equals("Z") ? Long.parseLong(fields[1]) : -1;
+            return parent >= 0 ? parent : -1;
+        } catch (NumberFormatException notAPid) {
+            return -1;
+        }
+    }
+
     public List<Long> childrenOf(long parent) {
         List<Long> zombies = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc, "[0-9]*")) {
@@ -27,13 +45,7 @@ public final class Zombies {
                 } catch (IOException goneMeanwhile) {
                     continue;
                 }
-                // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'
-                int close = stat.lastIndexOf(')');
-                if (close < 0) {
-                    continue;
-                }
-                String[] fields = stat.substring(close + 2).split(" ");
-                if (fields.length > 1 && fields[0].equals("Z") && Long.parseLong(fields[1]) == parent) {
+                if (zombieParent(stat) == parent) {
                     zombies.add(Long.parseLong(entry.getFileName().toString()));
                 }
             }

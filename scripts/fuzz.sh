@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Fuzzes every reader of outside input (each @FuzzTest method) for a bounded time, one target a run: Jazzer's
+# fuzzing mode takes one fuzz test per JVM. A finding fails the run; Jazzer saves the input that caused it next
+# to the target's seeds (src/test/resources/.../<Class>Inputs/<method>/), where `mvn verify` replays it for
+# good once it is committed with its fix.
+#
+#   bash scripts/fuzz.sh                                          # every target, 15 s each (what .ci/run does)
+#   bash scripts/fuzz.sh 10m ProbeReadersFuzzTest#grpcAnswer      # one target, longer
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+duration=${1:-15s}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(grep -rl --include='*FuzzTest.java' '@FuzzTest' src/test/java | sort | while read -r file; do
+    class=$(basename "$file" .java)
+    awk -v class="$class" '/@FuzzTest/ { want = 1; next }
+      want && match($0, /void [A-Za-z0-9_]+\(/) { print class "#" substr($0, RSTART + 5, RLENGTH - 6); want = 0 }' "$file"
+  done)
+fi
+
+mvn -B -q test-compile
+failed=()
+for target in "${targets[@]}"; do
+  start=$(date +%s)
+  if JAZZER_FUZZ=1 mvn -B -q -o surefire:test -Dtest="$target" -Djazzer.max_duration="$duration" \
+      -Dsurefire.failIfNoSpecifiedTests=false >"target/fuzz-${target//#/-}.log" 2>&1; then
+    echo "fuzzed $target for $duration: no finding ($(($(date +%s) - start)) s)"
+  else
+    echo "FINDING in $target: see target/fuzz-${target//#/-}.log; the input is saved under src/test/resources" >&2
+    grep -E "Exception|Error|crash-" "target/fuzz-${target//#/-}.log" | head -5 >&2 || true
+    failed+=("$target")
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzzing found a problem in: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzzed ${#targets[@]} targets, ${duration} each: no finding"
