@@ -256,7 +256,7 @@ size_of() { [ -e "$1" ] && du -k "$1" | awk '{ printf "%d KiB", $1 }' || echo "n
   echo "| peak RSS, MiB (10 s unready, default period) | $(cell rss shipped default) | $(cell rss bare-jar default) | $(cell rss curl-loop default) | $(cell rss curl-once default) (one request) |"
   echo "| resident during a wait, MiB (RSS 5 s into a 10 s unready wait) | $(cell waiting_rss shipped -) | $(cell waiting_rss bare-jar -) | $(cell waiting_rss curl-loop -) (bash + curl) | n/a |"
   echo "| of which the process's own, MiB (Private_Dirty) | $(cell waiting_private shipped -) | $(cell waiting_private bare-jar -) | $(cell waiting_private curl-loop -) | n/a |"
-  echo "| resident while the command runs, MiB (the wrapper's RSS; 0 once handed over) | $(cell wrapper_rss shipped -) | $(cell wrapper_rss bare-jar -) | 0 (exec) | n/a |"
+  echo "| resident while the command runs, MiB (the wrapper's RSS; 0 once handed over) | $(cell wrapper_rss shipped -) | $(cell wrapper_rss bare-jar -) | 0 (when it ends with exec app) | n/a |"
   echo "| of which the wrapper's own, MiB (Private_Dirty) | $(cell wrapper_private shipped -) | $(cell wrapper_private bare-jar -) | 0 | n/a |"
   echo "| CPU time, ms (10 s unready, default period) | $(cell cpu shipped default) | $(cell cpu bare-jar default) | $(cell cpu curl-loop default) | $(cell cpu curl-once default) (one request) |"
   echo "| CPU time, ms (10 s unready, 100 ms period) | $(cell cpu shipped 0.1) | $(cell cpu bare-jar 0.1) | $(cell cpu curl-loop 0.1) | n/a |"

@@ -29,6 +29,19 @@ public final class SidecarWaitProcess {
         return builder;
     }
 
+    /** Waits (30 s at most) until the file a process writes its output to holds {@code text}. */
+    public static void awaitText(Path file, String text) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(file) && Files.readString(file).contains(text)) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("'" + text + "' never appeared in " + file + ": "
+                + (Files.exists(file) ? Files.readString(file) : "(no file)"));
+    }
+
     /** What a finished run left behind. */
     public record Result(int exit, String out, String err) {
     }

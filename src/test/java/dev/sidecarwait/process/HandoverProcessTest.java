@@ -3,6 +3,7 @@ package dev.sidecarwait.process;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sidecarwait.SidecarWaitProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -159,7 +160,7 @@ class HandoverProcessTest {
                 "trap 'echo got TERM; exit 42' TERM; echo started; while true; do sleep 0.05; done")
                 .redirectOutput(out.toFile()).redirectError(dir.resolve("signals-err.txt").toFile()).start();
         try {
-            awaitText(out, "started");
+            SidecarWaitProcess.awaitText(out, "started");
             Path proc = Path.of("/proc", Long.toString(process.pid()));
             assertEquals("sh", Files.readString(proc.resolve("comm")).strip(), "the process is the command now");
             assertTrue(Files.readString(proc.resolve("status")).contains("\nThreads:\t1\n"), "one thread: the shell's");
@@ -247,17 +248,6 @@ class HandoverProcessTest {
         assertTrue(failed.err().contains("\terror\t" + garbage + ": cannot execute: exec format error\n"), failed.err());
         assertTrue(failed.lastLogLine().matches(".*\terror\tsidecar-wait: ready after .*; " + garbage
                 + ": cannot execute: exec format error; exit code 126"), failed.lastLogLine());
-    }
-
-    private static void awaitText(Path file, String text) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(file) && Files.readString(file).contains(text)) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("'" + text + "' never appeared in " + file);
     }
 
     /** A JDK with the foreign function API, beside the one running the build. */

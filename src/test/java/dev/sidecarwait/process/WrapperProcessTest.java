@@ -104,11 +104,11 @@ class WrapperProcessTest {
                                 + " echo started; while true; do sleep 0.05; done"))
                 .redirectOutput(out.toFile()).redirectError(dir.resolve("err.txt").toFile()).start();
         try {
-            awaitText(out, "started");
+            SidecarWaitProcess.awaitText(out, "started");
             signal(wrapper, "HUP");
-            awaitText(out, "got HUP");
+            SidecarWaitProcess.awaitText(out, "got HUP");
             signal(wrapper, "USR2");
-            awaitText(out, "got USR2");
+            SidecarWaitProcess.awaitText(out, "got USR2");
             signal(wrapper, "TERM");
             assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the wrapper exits once the command has");
             assertEquals(42, wrapper.exitValue(), Files.readString(dir.resolve("err.txt")));
@@ -127,7 +127,7 @@ class WrapperProcessTest {
                                 + " while true; do sleep 0.05; done"))
                 .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
-            awaitText(out, "started");
+            SidecarWaitProcess.awaitText(out, "started");
             long commandPid = Long.parseLong(Files.readString(pidFile).trim());
             signal(wrapper, "TERM");
             assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS));
@@ -148,8 +148,8 @@ class WrapperProcessTest {
                         "--termination-log", message.toString(), "--", "touch", marker.toString())
                 .redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
-            awaitText(err, "Waiting for tcp://127.0.0.1:1 to be ready");
-            awaitText(err, "Not ready yet: tcp://127.0.0.1:1: connection refused");
+            SidecarWaitProcess.awaitText(err, "Waiting for tcp://127.0.0.1:1 to be ready");
+            SidecarWaitProcess.awaitText(err, "Not ready yet: tcp://127.0.0.1:1: connection refused");
             signal(wrapper, "INT");
             assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the wait ended");
             assertEquals(128 + 2, wrapper.exitValue());
@@ -252,17 +252,5 @@ class WrapperProcessTest {
     private static void signal(Process process, String name) throws Exception {
         Process kill = new ProcessBuilder("kill", "-s", name, Long.toString(process.pid())).inheritIO().start();
         assertEquals(0, kill.waitFor(), "kill -s " + name);
-    }
-
-    private static void awaitText(Path file, String text) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(file) && Files.readString(file).contains(text)) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("'" + text + "' never appeared in " + file + ": "
-                + (Files.exists(file) ? Files.readString(file) : "(no file)"));
     }
 }
