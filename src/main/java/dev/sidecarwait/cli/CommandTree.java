@@ -1,6 +1,5 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.process.NativeImage;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -14,6 +13,13 @@ import picocli.CommandLine;
  */
 public final class CommandTree {
 
+    /**
+     * In a native image, at build and at run time, GraalVM sets this property; on a JVM it is unset. This class is
+     * initialized while the image is built (native-image.properties), so there the answer is fixed into the image,
+     * and the JVM's way of making the tree, annotation reading and all, is left out of it.
+     */
+    private static final boolean NATIVE_IMAGE = System.getProperty("org.graalvm.nativeimage.imagecode") != null;
+
     private CommandTree() {
     }
 
@@ -24,7 +30,7 @@ public final class CommandTree {
 
     /** The tree a run parses its arguments with: the image's own in the native binary, else made now. */
     static CommandLine forThisRuntime(String first) {
-        return NativeImage.RUNTIME ? Prebuilt.ROOT : build(first);
+        return NATIVE_IMAGE ? Prebuilt.ROOT : build(first);
     }
 
     /**
