@@ -38,10 +38,19 @@ class KafkaProbeTest {
 
     @Test
     @Order(1)
-    void aBrokerThatAnswersApiVersionsIsReady() {
-        ProbeResult result = probe("kafka://127.0.0.1:" + kafka.port);
-        assertTrue(result.ready(), result.detail() + "\n" + kafka.log());
-        assertTrue(result.bodyLine().matches("Kafka broker, [0-9]{2,3} APIs"), result.bodyLine());
+    void aBrokerThatAnswersApiVersionsIsReadyAndLogsNothingAboutIt() throws Exception {
+        assertTrue(kafka.log().contains(" INFO "), "the broker logs at INFO: " + kafka.log());
+        Thread.sleep(1000); // the start-up's own lines
+        int before = kafka.log().length();
+        for (int i = 0; i < 3; i++) {
+            ProbeResult result = probe("kafka://127.0.0.1:" + kafka.port);
+            assertTrue(result.ready(), result.detail() + "\n" + kafka.log());
+            assertTrue(result.bodyLine().matches("Kafka broker, [0-9]{2,3} APIs"), result.bodyLine());
+        }
+        Thread.sleep(500);
+        String during = kafka.log().substring(before);
+        assertFalse(during.contains(" WARN ") || during.contains(" ERROR ") || during.contains("sidecar-wait")
+                || during.contains("127.0.0.1"), "nothing about the probes: " + during);
     }
 
     @Test

@@ -153,8 +153,12 @@ public final class RealServer implements AutoCloseable {
         String clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
         run(List.of(java, "-cp", classPath, "kafka.tools.StorageTool", "format", "-t", clusterId, "-c",
                 properties.toString()), dir.resolve("format.log"));
-        return new RealServer(port, dir, List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                classPath, "kafka.Kafka", properties.toString()), null, null);
+        Path logging = dir.resolve("log4j2.properties");
+        Files.writeString(logging, String.join("\n", "appender.out.type = Console", "appender.out.name = out",
+                "appender.out.layout.type = PatternLayout", "appender.out.layout.pattern = [%d] %p %m (%c)%n",
+                "rootLogger.level = info", "rootLogger.appenderRef.out.ref = out") + "\n");
+        return new RealServer(port, dir, List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dlog4j2.configurationFile=" + logging, "-cp", classPath, "kafka.Kafka", properties.toString()), null, null);
     }
 
     public RealServer start() throws IOException, InterruptedException {
