@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.servers.RealServer;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * nats:// and amqp:// against Debian's nats-server and rabbitmq-server, started here on loopback ports; what a
@@ -55,17 +58,31 @@ class BrokerProbeTest {
     }
 
     @Test
-    void natsAtItsConnectionLimitIsNotReady() throws Exception {
-        java.nio.file.Path config = java.nio.file.Files.createTempFile("nats", ".conf");
-        java.nio.file.Files.writeString(config, "max_connections: 1\n");
+    void natsAtItsConnectionLimitIsNotReady(@TempDir Path dir) throws Exception {
+        Path config = Files.writeString(dir.resolve("nats.conf"), "max_connections: 1\n");
         try (RealServer nats = RealServer.nats("-c", config.toString()).start();
-             Socket first = new Socket("127.0.0.1", nats.port)) {
-            readLine(first.getInputStream()); // its INFO: the one connection allowed is taken
+             Socket first = theOneConnection(nats.port)) {
             ProbeResult result = probe("nats://127.0.0.1:" + nats.port);
-            assertFalse(result.ready());
+            assertFalse(result.ready(), result.bodyLine());
             assertTrue(result.detail().toLowerCase(java.util.Locale.ROOT).contains("maximum connections exceeded"),
                     result.detail());
         }
+    }
+
+    /** A connection that holds a server's only slot: start()'s own port check may still hold it for a moment. */
+    private static Socket theOneConnection(int port) throws Exception {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            Socket socket = new Socket("127.0.0.1", port);
+            socket.setSoTimeout(5000);
+            readLine(socket.getInputStream()); // INFO
+            socket.getOutputStream().write("CONNECT {\"verbose\":false}\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+            if (readLine(socket.getInputStream()).startsWith("PONG")) {
+                return socket;
+            }
+            socket.close();
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no connection to the server got its one slot");
     }
 
     /** A server in lame duck mode sends "ldm":true in its INFO (nats-server's server.go, sendLDMToClients). */
