@@ -66,9 +66,11 @@ class GrpcProbeTest {
                     throw new IllegalStateException(e);
                 }
             });
-            while (failures.size() < 3) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (failures.size() < 3 && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
+            assertEquals("gRPC health: the server is NOT_SERVING", failures.get(0).detail());
             health.setStatus("", ServingStatus.SERVING);
             Waiter.Outcome outcome = waiting.get(20, TimeUnit.SECONDS);
             assertTrue(outcome.ready(), String.valueOf(outcome.unready()));
