@@ -3,6 +3,7 @@ package dev.sidecarwait;
 import dev.sidecarwait.cli.Cli;
 import dev.sidecarwait.cli.Context;
 import dev.sidecarwait.process.ThisProcess;
+import java.util.Arrays;
 
 public final class Main {
 
@@ -10,7 +11,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        ThisProcess self = ThisProcess.detect(); // first: what the process inherited, before anything changes it
+        // First: what the process inherited, before anything changes it, when a command (after --) may be handed it.
+        ThisProcess self = ThisProcess.detect(Arrays.asList(args).contains("--"));
         System.exit(Cli.run(new Context(System.getenv(), Clock.SYSTEM, System.out, System.err, self), args));
     }
 }

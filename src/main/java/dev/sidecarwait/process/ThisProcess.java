@@ -1,20 +1,47 @@
 package dev.sidecarwait.process;
 
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /**
- * What a run knows of its own process: the native binary's path, which `install` copies, and how the process
- * replaces itself with a wrapped command (null on the JVM, which cannot).
+ * What a run knows of its own process: the native binary's path, which `install` copies (looked up only when
+ * asked), and how the process replaces itself with a wrapped command (null on the JVM, which cannot, and when no
+ * command can follow).
  */
-public record ThisProcess(Path executable, ProcessReplacer replacer) {
+public final class ThisProcess {
 
-    public static final ThisProcess JVM = new ThisProcess(null, null);
+    public static final ThisProcess JVM = new ThisProcess((Path) null, null);
+
+    private final Supplier<Path> executable;
+    private final ProcessReplacer replacer;
+
+    public ThisProcess(Path executable, ProcessReplacer replacer) {
+        this(() -> executable, replacer);
+    }
+
+    private ThisProcess(Supplier<Path> executable, ProcessReplacer replacer) {
+        this.executable = executable;
+        this.replacer = replacer;
+    }
 
     /**
-     * Called first thing in main: in the native binary it records what the process inherited (signal
-     * dispositions and mask, open descriptors) before anything of ours can change it.
+     * Called first thing in main. In the native binary, when a command may follow (it comes after --), it records
+     * what the process inherited (signal dispositions and mask, open descriptors) before anything of ours can
+     * change it; a hook, a check or a drain does not pay for reading it.
      */
-    public static ThisProcess detect() {
-        return NativeImage.RUNTIME ? new ThisProcess(NativeImage.executable(), NativeReplacer.startingNow()) : JVM;
+    public static ThisProcess detect(boolean commandMayFollow) {
+        if (!NativeImage.RUNTIME) {
+            return JVM;
+        }
+        return new ThisProcess(NativeImage::executable, commandMayFollow ? NativeReplacer.startingNow() : null);
+    }
+
+    /** The running native binary; null on the JVM. */
+    public Path executable() {
+        return executable.get();
+    }
+
+    public ProcessReplacer replacer() {
+        return replacer;
     }
 }
