@@ -24,7 +24,7 @@ final class AmqpHandshake implements Handshake {
             throw new ProbeFailure("the server speaks another AMQP (it answered with protocol header " + (head[4] & 0xff)
                     + "-" + (head[5] & 0xff) + "-" + (head[6] & 0xff) + "-" + (rest[0] & 0xff) + ", not 0-9-1)");
         }
-        int size = (head[3] & 0xff) << 24 | (head[4] & 0xff) << 16 | (head[5] & 0xff) << 8 | (head[6] & 0xff);
+        int size = BigEndian.int32(head, 3);
         if (head[0] != METHOD_FRAME || head[1] != 0 || head[2] != 0 || size < 4 || size > MAX_FRAME) {
             throw new ProbeFailure("answered, but not as AMQP 0-9-1");
         }
@@ -43,7 +43,7 @@ final class AmqpHandshake implements Handshake {
         if (method.length < at + 4) {
             return "";
         }
-        long tableLength = uint32(method, at);
+        long tableLength = BigEndian.uint32(method, at);
         at += 4;
         int end = (int) Math.min(method.length, at + tableLength);
         while (at < end) {
@@ -61,7 +61,7 @@ final class AmqpHandshake implements Handshake {
                 case 'D' -> 5;
                 case 'l', 'd', 'T' -> 8;
                 case 'V' -> 0;
-                case 'S', 'x', 'A', 'F' -> at + 4 <= end ? 4 + uint32(method, at) : -1;
+                case 'S', 'x', 'A', 'F' -> at + 4 <= end ? 4 + BigEndian.uint32(method, at) : -1;
                 default -> -1;
             };
             if (valueLength < 0 || valueLength > end - at) {
@@ -78,9 +78,5 @@ final class AmqpHandshake implements Handshake {
             at += (int) valueLength;
         }
         return product == null ? "" : " from " + PlainHttp.abbreviate(product + (version == null ? "" : " " + version));
-    }
-
-    private static long uint32(byte[] bytes, int at) {
-        return (bytes[at] & 0xffL) << 24 | (bytes[at + 1] & 0xff) << 16 | (bytes[at + 2] & 0xff) << 8 | (bytes[at + 3] & 0xff);
     }
 }

@@ -113,7 +113,7 @@ final class GrpcHealthCheck implements Handshake {
         if (message[0] != 0) {
             throw new ProbeFailure("malformed gRPC answer (a compressed message, which was not asked for)");
         }
-        long length = (message[1] & 0xffL) << 24 | (message[2] & 0xff) << 16 | (message[3] & 0xff) << 8 | (message[4] & 0xff);
+        long length = BigEndian.uint32(message, 1);
         if (length != message.length - 5) {
             throw new ProbeFailure("malformed gRPC answer (a message of " + (message.length - 5) + " bytes, announced "
                     + length + ")");
@@ -207,10 +207,7 @@ final class GrpcHealthCheck implements Handshake {
         byte[] body = proto.toByteArray();
         ByteArrayOutputStream message = new ByteArrayOutputStream();
         message.write(0);
-        message.write(body.length >>> 24);
-        message.write(body.length >>> 16);
-        message.write(body.length >>> 8);
-        message.write(body.length);
+        BigEndian.int32(message, body.length);
         message.writeBytes(body);
         return message.toByteArray();
     }

@@ -118,8 +118,8 @@ final class Http2Connection {
                     }
                 }
                 case GOAWAY -> {
-                    int lastStream = int31(frame.payload(), 0);
-                    int error = int32(frame.payload(), 4);
+                    int lastStream = BigEndian.int32(frame.payload(), 0) & 0x7fffffff;
+                    int error = BigEndian.int32(frame.payload(), 4);
                     if (error != 0 || lastStream < 1) {
                         String debug = new String(frame.payload(), 8, frame.payload().length - 8, StandardCharsets.UTF_8);
                         throw new ProbeFailure("the server closed the connection (GOAWAY " + errorName(error)
@@ -129,7 +129,7 @@ final class Http2Connection {
                 case PUSH_PROMISE -> throw new ProbeFailure("malformed HTTP/2 (a push this client did not allow)");
                 case RST_STREAM -> {
                     if (frame.stream() == 1) {
-                        throw new ProbeFailure("the server reset the stream (" + errorName(int32(frame.payload(), 0)) + ")");
+                        throw new ProbeFailure("the server reset the stream (" + errorName(BigEndian.int32(frame.payload(), 0)) + ")");
                     }
                 }
                 case DATA, HEADERS -> {
@@ -162,7 +162,7 @@ final class Http2Connection {
         int length = (header[0] & 0xff) << 16 | (header[1] & 0xff) << 8 | (header[2] & 0xff);
         int type = header[3] & 0xff;
         int flags = header[4] & 0xff;
-        int stream = int31(header, 5);
+        int stream = BigEndian.int32(header, 5) & 0x7fffffff;
         if (!heardFromServer && (type != SETTINGS || (flags & ACK) != 0)) {
             throw new ProbeFailure("answered, but not as HTTP/2 (the server's first frame must be SETTINGS)");
         }
@@ -216,13 +216,5 @@ final class Http2Connection {
                 "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR",
                 "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"};
         return code >= 0 && code < names.length ? names[code] : "error " + Integer.toUnsignedString(code);
-    }
-
-    private static int int31(byte[] bytes, int at) {
-        return int32(bytes, at) & 0x7fffffff;
-    }
-
-    private static int int32(byte[] bytes, int at) {
-        return (bytes[at] & 0xff) << 24 | (bytes[at + 1] & 0xff) << 16 | (bytes[at + 2] & 0xff) << 8 | (bytes[at + 3] & 0xff);
     }
 }

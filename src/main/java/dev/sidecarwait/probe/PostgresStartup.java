@@ -18,7 +18,7 @@ final class PostgresStartup implements Handshake {
     public String exchange(Wire wire, Target.Server target) throws ProbeFailure {
         wire.write(startupMessage());
         int type = wire.next();
-        int length = int32(wire.next(4));
+        int length = BigEndian.int32(wire.next(4), 0);
         if ((type != 'R' && type != 'E' && type != 'v') || length < 4 || length > MAX_MESSAGE) {
             throw new ProbeFailure("answered, but not as PostgreSQL");
         }
@@ -54,8 +54,8 @@ final class PostgresStartup implements Handshake {
         params.write(0);
         byte[] rest = params.toByteArray();
         ByteArrayOutputStream message = new ByteArrayOutputStream();
-        message.writeBytes(int32(8 + rest.length));
-        message.writeBytes(int32(PROTOCOL_3_0));
+        BigEndian.int32(message, 8 + rest.length);
+        BigEndian.int32(message, PROTOCOL_3_0);
         message.writeBytes(rest);
         return message.toByteArray();
     }
@@ -74,13 +74,5 @@ final class PostgresStartup implements Handshake {
             at = end + 1;
         }
         return "";
-    }
-
-    private static byte[] int32(int value) {
-        return new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value};
-    }
-
-    private static int int32(byte[] bytes) {
-        return (bytes[0] & 0xff) << 24 | (bytes[1] & 0xff) << 16 | (bytes[2] & 0xff) << 8 | (bytes[3] & 0xff);
     }
 }
