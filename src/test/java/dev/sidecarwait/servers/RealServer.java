@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 
 /**
  * A real server, started on a free loopback port in a temporary directory and stopped afterwards: from Debian's
- * packages (redis-server, PostgreSQL, MariaDB, RabbitMQ, NATS), which .ci/run installs (a missing one fails the
+ * packages (redis-server, PostgreSQL, MariaDB, RabbitMQ, NATS), which scripts/test.sh installs (a missing one fails the
  * test), or Kafka's broker from its Maven Central jars on the test class path.
  */
 public final class RealServer implements AutoCloseable {
@@ -125,7 +125,7 @@ public final class RealServer implements AutoCloseable {
         env.put("RABBITMQ_ADVANCED_CONFIG_FILE", dir.resolve("advanced.config").toString());
         Path script = Path.of("/usr/lib/rabbitmq/bin/rabbitmq-server");
         if (!Files.isExecutable(script)) {
-            throw new IllegalStateException(script + " is not installed (.ci/run installs rabbitmq-server)");
+            throw new IllegalStateException(script + " is not installed (scripts/test.sh installs rabbitmq-server)");
         }
         return new RealServer(port, dir, List.of(script.toString()), null, null, env);
     }
@@ -252,7 +252,7 @@ public final class RealServer implements AutoCloseable {
                 return dir + "/" + name;
             }
         }
-        throw new IllegalStateException(name + " is not installed (.ci/run installs redis-server, postgresql, "
+        throw new IllegalStateException(name + " is not installed (scripts/test.sh installs redis-server, postgresql, "
                 + "mariadb-server, rabbitmq-server and nats-server)");
     }
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The README's test command: installs what the tests need and is missing, then runs every test (mvn -B verify).
+#
+# The tests start real servers from Debian's packages: Redis, PostgreSQL, MariaDB (ServerProbeTest), RabbitMQ and
+# NATS (BrokerProbeTest). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
+# HandoverProcessTest needs a JDK 22 or later under /usr/lib/jvm beside the build's (these machines have Temurin 25
+# there; Debian 12 packages none): without one this script says so before anything runs.
+#
+#   bash scripts/test.sh                  # everything
+#   bash scripts/test.sh -Dtest=DrainCommandTest   # extra arguments go to Maven
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v redis-server >/dev/null || missing+=(redis-server)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+[ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
+[ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || missing+=(rabbitmq-server)
+command -v nats-server >/dev/null || missing+=(nats-server)
+command -v unshare >/dev/null || missing+=(util-linux)
+command -v perl >/dev/null || missing+=(perl)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "scripts/test.sh: the tests need ${missing[*]} (Debian packages); run this as root, or install them first" >&2
+    exit 1
+  fi
+  echo "Installing what the tests need: ${missing[*]} (apt-get)..."
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jdk22=""
+for jdk in /usr/lib/jvm/*/; do
+  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null || true)
+  if [ -n "$major" ] && [ "$major" -ge 22 ] && [ -x "$jdk/bin/javac" ]; then jdk22=$jdk; break; fi
+done
+if [ -z "$jdk22" ]; then
+  echo "scripts/test.sh: HandoverProcessTest needs a JDK 22 or later (with javac) under /usr/lib/jvm, for its foreign" \
+    "function API; none is there (Debian 12 packages none: install e.g. Temurin 25 there)" >&2
+  exit 1
+fi
+
+exec mvn -B verify "$@"
