@@ -42,6 +42,8 @@ class BadInputTest {
             "--period 1s --periodMillis 5 | --period and --periodMillis | give only one",
             "--verbose --quiet | --verbose and --quiet | together",
             "--no-such-flag | unknown option | '--no-such-flag'",
+            "-Dfoo=bar | unknown option | '-Dfoo=bar'",
+            "-Xmx5m | unknown option | '-Xmx5m'",
             "stray | unexpected argument | 'stray'"})
     void flagMistakes(String args, String names, String value) {
         CliRun run = CliRun.run(Map.of(), ("wait --url tcp://127.0.0.1:1 " + args).split(" "));

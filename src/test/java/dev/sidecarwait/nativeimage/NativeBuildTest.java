@@ -88,15 +88,13 @@ class NativeBuildTest {
 
     @Test
     void theArgumentsFileIsWiredIntoTheBuildAndTheReadmeListsEveryArgument() throws Exception {
-        Path shipped = CLASSES.resolve("META-INF/native-image/dev.sidecarwait/sidecar-wait/native-image.properties");
-        assertTrue(Files.exists(shipped), "native/native-image.properties is copied where native-image looks");
-        Properties properties = new Properties();
-        try (var in = Files.newInputStream(Path.of("native/native-image.properties"))) {
-            properties.load(in);
-        }
-        List<String> args = List.of(properties.getProperty("Args").trim().split("\\s+"));
+        List<String> args = shippedArguments();
         assertEquals(List.of("-Os", "-march=compatibility", "--no-fallback", "-R:MaxHeapSize=32m",
-                "--initialize-at-build-time=dev.sidecarwait.cli,picocli"), args);
+                "--initialize-at-build-time=dev.sidecarwait.cli,picocli", "--limit-modules=java.base,jdk.unsupported",
+                "-H:+UnlockExperimentalVMOptions", "-H:-ParseRuntimeOptions", "-H:CodeInfoIndexGranularity=4096",
+                "-H:AlignedHeapChunkSize=65536", "-H:LargeArrayThreshold=32768", "-H:CodeAlignment=1", "-H:-SpawnIsolates",
+                "-H:-EnableLoggingFeature", "-H:-UseContainerSupport", "-H:-VMContinuations", "-H:-AllowVMInternalThreads",
+                "-H:-UnlockExperimentalVMOptions"), args);
 
         String readme = section(Files.readString(Path.of("README.md")), "## Native binary and image");
         for (String arg : args) {
@@ -106,6 +104,65 @@ class NativeBuildTest {
             assertTrue(readme.contains("`" + linking + "`"), "README explains " + linking);
         }
         assertTrue(readme.contains("does not build the native binary"), "README says plainly that CI does not build it");
+    }
+
+    /**
+     * By default a native executable takes every -D..., -X... and -XX:... argument, anywhere on its command line, as
+     * an option for its own runtime and removes it before main: a wrapped `java -Xmx512m -Dprofile=prod -jar app.jar`
+     * would start without them. -H:-ParseRuntimeOptions leaves them to main. The binary itself is checked outside CI.
+     */
+    @Test
+    void theShippedArgumentsLeaveRuntimeOptionsOnTheCommandLineToMain() throws Exception {
+        List<String> args = shippedArguments();
+        assertTrue(args.contains("-H:-ParseRuntimeOptions"), args.toString());
+        int unlock = args.indexOf("-H:+UnlockExperimentalVMOptions");
+        int lock = args.indexOf("-H:-UnlockExperimentalVMOptions");
+        for (String arg : args) {
+            if (arg.startsWith("-H:") && !arg.contains("UnlockExperimentalVMOptions")) {
+                assertTrue(unlock < args.indexOf(arg) && args.indexOf(arg) < lock, arg + " is between the unlock and the lock");
+            }
+        }
+        assertTrue(args.stream().anyMatch(arg -> arg.startsWith("-R:MaxHeapSize=")), "the heap is a build-time setting");
+    }
+
+    /**
+     * The image sees only the modules --limit-modules names. A JVM limited to the same list runs the supervising
+     * wrapper, which needs sun.misc.Signal (jdk.unsupported), and forwards SIGTERM to its command.
+     */
+    @Test
+    void theWrapperForwardsSignalsWithOnlyTheModulesTheImageMaySee() throws Exception {
+        String flag = "--limit-modules=";
+        String modules = shippedArguments().stream().filter(arg -> arg.startsWith(flag)).findFirst().orElseThrow()
+                .substring(flag.length());
+        Path out = Files.createTempFile("limited", ".txt");
+        try (java.net.ServerSocket ready = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            ProcessBuilder builder = dev.sidecarwait.SidecarWaitProcess.builder("wait", "--url", "tcp://127.0.0.1:"
+                    + ready.getLocalPort(), "--supervise", "--", "sh", "-c",
+                    "trap 'echo got TERM; exit 42' TERM; echo started; while true; do sleep 0.05; done");
+            builder.command().add(1, "--limit-modules=" + modules);
+            Process process = builder.redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            try {
+                dev.sidecarwait.SidecarWaitProcess.awaitText(out, "started");
+                process.toHandle().destroy(); // SIGTERM to the wrapper, which passes it on
+                assertTrue(process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), Files.readString(out));
+                assertEquals(42, process.exitValue(), Files.readString(out));
+                assertTrue(Files.readString(out).contains("got TERM"), Files.readString(out));
+            } finally {
+                process.destroyForcibly();
+                Files.deleteIfExists(out);
+            }
+        }
+    }
+
+    /** The native-image arguments as shipped in the jar (native/native-image.properties, copied by Maven). */
+    private static List<String> shippedArguments() throws Exception {
+        Path shipped = CLASSES.resolve("META-INF/native-image/dev.sidecarwait/sidecar-wait/native-image.properties");
+        assertTrue(Files.exists(shipped), "native/native-image.properties is copied where native-image looks");
+        Properties properties = new Properties();
+        try (var in = Files.newInputStream(shipped)) {
+            properties.load(in);
+        }
+        return List.of(properties.getProperty("Args").trim().split("\\s+"));
     }
 
     @Test
