@@ -62,11 +62,12 @@ public final class CommandTree {
 
     /**
      * Initialized while the native image is built (--initialize-at-build-time in native-image.properties): the
-     * finished tree is part of the image heap. Never touched on the JVM.
+     * finished tree is part of the image heap, its parsers holding only the converters picocli uses for us
+     * ({@link BuiltInConverters}). Never touched on the JVM.
      */
     static final class Prebuilt {
 
-        static final CommandLine ROOT = build(null);
+        static final CommandLine ROOT = BuiltInConverters.keepOnlyTheUsedOnes(build(null));
 
         private Prebuilt() {
         }

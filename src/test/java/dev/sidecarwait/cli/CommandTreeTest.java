@@ -156,6 +156,92 @@ class CommandTreeTest {
         assertEquals("tty=null\n", output, "picocli caches isatty() in a static; built at image build time, it would be frozen");
     }
 
+    /** The built-in converters the image's tree keeps: what picocli converts for us without a converter of ours. */
+    private static final Set<Class<?>> KEPT = Set.of(String.class, Integer.class, int.class, Boolean.class, boolean.class);
+
+    @Test
+    void theImagesTreeKeepsOnlyTheConvertersPicocliUsesForUs() throws Exception {
+        Map<Object, String> whole = reachable(CommandTree.build());
+        List<Map<Class<?>, Object>> before = converterTables(whole);
+        assertTrue(before.size() >= 6 && before.stream().allMatch(table -> table.size() >= 30),
+                "picocli still keeps its built-in converters where BuiltInConverters looks: " + before.size() + " tables");
+        assertTrue(before.get(0).containsKey(java.time.Duration.class) && before.get(0).containsKey(Path.class),
+                "among them the reflective ones for java.time and java.nio.file");
+
+        List<Map<Class<?>, Object>> after = converterTables(reachable(BuiltInConverters.keepOnlyTheUsedOnes(CommandTree.build())));
+        assertEquals(before.size(), after.size(), "every parser in the tree, the mixins' included");
+        for (Map<Class<?>, Object> table : after) {
+            assertEquals(KEPT, table.keySet());
+        }
+    }
+
+    /** picocli's private table must still be where BuiltInConverters looks, or the image build would fail. */
+    @Test
+    void picocliStillKeepsItsConvertersWhereThePruningLooks() {
+        Map<Class<?>, Object> table = BuiltInConverters.table(CommandTree.build());
+        assertTrue(table.keySet().containsAll(KEPT), table.keySet().toString());
+    }
+
+    /**
+     * Every option and parameter of every command, given a value, parses in the pruned tree to what the whole tree
+     * makes of it. The samples must name every option: a new one without a sample fails here.
+     */
+    @Test
+    void thePrunedTreeParsesEveryOptionOfEveryCommandAsTheWholeTreeDoes() {
+        Map<String, String> samples = new java.util.HashMap<>(Map.ofEntries(
+                Map.entry("--url", "http://localhost:15020/healthz/ready"), Map.entry("--expect-status", "200-299"),
+                Map.entry("--request-timeout", "300ms"), Map.entry("--requestTimeoutMillis", "300"),
+                Map.entry("--admin-url", "http://localhost:15000"), Map.entry("--mesh", "linkerd"),
+                Map.entry("--timeout", "5s"), Map.entry("--timeoutSeconds", "5"), Map.entry("--period", "100ms"),
+                Map.entry("--periodMillis", "100"), Map.entry("--on-timeout", "continue"),
+                Map.entry("--quit-url", "http://localhost:15020/quitquitquit"), Map.entry("--quit-timeout", "2s"),
+                Map.entry("--termination-log", "/dev/termination-log"), Map.entry("--log-format", "json"),
+                Map.entry("--output", "json"), Map.entry("--port", "8080"), Map.entry("--exclude-process", "envoy,pilot-agent"),
+                Map.entry("--exclude-port", "15021"), Map.entry("--min", "2s"), Map.entry("--source", "both")));
+        CommandLine whole = CommandTree.build();
+        CommandLine pruned = BuiltInConverters.keepOnlyTheUsedOnes(CommandTree.build());
+        List<String> missing = new ArrayList<>();
+        int parsed = 0;
+        for (String command : whole.getSubcommands().keySet()) {
+            for (CommandLine.Model.OptionSpec option : whole.getSubcommands().get(command).getCommandSpec().options()) {
+                String name = option.longestName();
+                boolean flag = option.typeInfo().isBoolean();
+                if (!flag && !samples.containsKey(name)) {
+                    missing.add(command + " " + name);
+                    continue;
+                }
+                String[] args = flag ? new String[] {command, name} : new String[] {command, name, samples.get(name)};
+                assertEquals(valueOf(whole, args, name), valueOf(pruned, args, name), String.join(" ", args));
+                parsed++;
+            }
+        }
+        assertEquals(List.of(), missing, "options without a sample value in this test");
+        assertEquals(List.of("start-app", "--flag"), pruned.parseArgs("wait", "--", "start-app", "--flag").subcommand()
+                .matchedPositional(0).getValue());
+        assertEquals("/shared", pruned.parseArgs("install", "/shared").subcommand().matchedPositional(0).getValue());
+        assertTrue(parsed > 40, "parsed " + parsed + " options");
+    }
+
+    /** What {@code args} set option {@code name} to, in a form that compares by value. */
+    private static String valueOf(CommandLine tree, String[] args, String name) {
+        Object value = tree.parseArgs(args).subcommand().matchedOption(name).getValue();
+        return value == null ? "null" : value.getClass().getName() + ":" + (value instanceof dev.sidecarwait.probe.ExpectedStatus
+                ? "" : value);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<Class<?>, Object>> converterTables(Map<Object, String> objects) throws Exception {
+        List<Map<Class<?>, Object>> tables = new ArrayList<>();
+        for (Object object : objects.keySet()) {
+            if (object.getClass().getName().equals("picocli.CommandLine$Interpreter")) {
+                Field registry = object.getClass().getDeclaredField("converterRegistry");
+                registry.setAccessible(true);
+                tables.add((Map<Class<?>, Object>) registry.get(object));
+            }
+        }
+        return tables;
+    }
+
     /** Builds the tree in a fresh JVM and prints what picocli has cached about the terminal. */
     static final class TerminalAfterBuild {
         public static void main(String[] args) throws Exception {

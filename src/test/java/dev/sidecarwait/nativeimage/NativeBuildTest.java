@@ -154,6 +154,30 @@ class NativeBuildTest {
         }
     }
 
+    /**
+     * The substitution of CommandLine.copy() (nativeimage/Target_picocli_CommandLine.java) is read by native-image
+     * only: it must still name picocli's method exactly, and refusing must stay right: picocli copies a command only
+     * for a repeatable subcommand, and none of ours is.
+     */
+    @Test
+    void theSubstitutionOfPicocliCopyMatchesThePinnedPicocliAndIsNeverNeeded() throws Exception {
+        Class<?> substitution = Class.forName("dev.sidecarwait.nativeimage.Target_picocli_CommandLine");
+        com.oracle.svm.core.annotate.TargetClass target = substitution.getAnnotation(com.oracle.svm.core.annotate.TargetClass.class);
+        assertEquals(CommandLine.class, target.value());
+        java.lang.reflect.Method ours = substitution.getDeclaredMethod("copy");
+        java.lang.reflect.Method picocli = CommandLine.class.getDeclaredMethod("copy");
+        assertTrue(ours.isAnnotationPresent(com.oracle.svm.core.annotate.Substitute.class));
+        assertEquals(picocli.getReturnType(), ours.getReturnType());
+        assertEquals(picocli.getModifiers(), ours.getModifiers());
+
+        List<CommandLine> commands = new ArrayList<>(List.of(CommandTree.build()));
+        commands.addAll(commands.get(0).getSubcommands().values());
+        for (CommandLine command : commands) {
+            assertFalse(command.getCommandSpec().subcommandsRepeatable(), command.getCommandName() + " is repeatable");
+        }
+        assertEquals(6, commands.size());
+    }
+
     /** The native-image arguments as shipped in the jar (native/native-image.properties, copied by Maven). */
     private static List<String> shippedArguments() throws Exception {
         Path shipped = CLASSES.resolve("META-INF/native-image/dev.sidecarwait/sidecar-wait/native-image.properties");
