@@ -28,9 +28,8 @@ public final class Cli {
             List<CommandLine> parsed = tree.parseArgs(args).asCommandLineList();
             chosen = parsed.get(parsed.size() - 1);
         } catch (ParameterException e) {
-            String prefix = prefix(e.getCommandLine());
-            context.err().println(prefix + ": " + plain(e.getMessage()) + " (see '" + prefix + " --help')");
-            return USAGE;
+            return UsageErrors.report(context, e.getCommandLine(), plain(e.getMessage()),
+                    " (see '" + prefix(e.getCommandLine()) + " --help')", args);
         }
         if (chosen.isUsageHelpRequested()) {
             chosen.usage(context.out());
@@ -48,8 +47,7 @@ public final class Cli {
         try {
             return command.run(context);
         } catch (UsageError e) {
-            context.err().println(prefix + ": " + e.getMessage());
-            return USAGE;
+            return UsageErrors.report(context, chosen, e.getMessage(), "", args);
         } catch (InterruptedException e) {
             context.err().println(prefix + ": interrupted");
             return 130;
@@ -59,7 +57,7 @@ public final class Cli {
         }
     }
 
-    private static String prefix(CommandLine command) {
+    static String prefix(CommandLine command) {
         String name = command.getCommandName();
         return name.equals("sidecar-wait") ? "sidecar-wait" : "sidecar-wait " + name;
     }

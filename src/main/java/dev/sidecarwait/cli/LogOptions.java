@@ -12,6 +12,8 @@ final class LogOptions {
 
     /** What `kubectl logs` shows is the container's main process's stderr (and stdout). */
     static final String PID1_STDERR = "/proc/1/fd/2";
+    static final String TO_PID1 = "--log-to-pid1";
+    static final String TO_PID1_VARIABLE = "SIDECAR_WAIT_LOG_TO_PID1";
 
     @Option(names = {"-v", "--verbose"}, description = "Also log every failed attempt.")
     boolean verbose;
@@ -19,7 +21,7 @@ final class LogOptions {
     @Option(names = {"-q", "--quiet"}, description = "Log errors only.")
     boolean quiet;
 
-    @Option(names = "--log-to-pid1",
+    @Option(names = TO_PID1,
             description = "Also write every log line to the stderr of the container's main process (PID 1), which is what "
                     + "kubectl logs shows: a hook's own output is shown nowhere. Env: SIDECAR_WAIT_LOG_TO_PID1. Default: off.")
     boolean logToPid1;
@@ -40,16 +42,23 @@ final class LogOptions {
                 });
         Log.Level level = verbose ? Log.Level.DEBUG : quiet ? Log.Level.ERROR : Log.Level.INFO;
         Log.Format layout = chosen == null ? Log.Format.TEXT : chosen;
-        if (!(logToPid1 || env.isTrue("SIDECAR_WAIT_LOG_TO_PID1")) || ProcessHandle.current().pid() == 1) {
-            return new Log(context.err(), context.clock(), level, layout); // as PID 1, our stderr is already that one
+        if (!(logToPid1 || env.isTrue(TO_PID1_VARIABLE))) {
+            return new Log(context.err(), context.clock(), level, layout);
         }
         try {
-            PrintStream pid1 = new PrintStream(new FileOutputStream(PID1_STDERR, true), true, StandardCharsets.UTF_8);
-            return new Log(context.err(), context.clock(), level, layout, pid1);
+            return new Log(context.err(), context.clock(), level, layout, pid1Mirror());
         } catch (IOException | SecurityException e) {
             Log log = new Log(context.err(), context.clock(), level, layout);
             log.warn("Cannot mirror log lines to the main process's stderr (" + PID1_STDERR + "): " + e.getMessage());
             return log;
         }
+    }
+
+    /** The container's main process's stderr, opened to append; null as PID 1, whose stderr is already that one. */
+    static PrintStream pid1Mirror() throws IOException {
+        if (ProcessHandle.current().pid() == 1) {
+            return null;
+        }
+        return new PrintStream(new FileOutputStream(PID1_STDERR, true), true, StandardCharsets.UTF_8);
     }
 }

@@ -15,7 +15,6 @@ import dev.sidecarwait.process.Handover;
 import dev.sidecarwait.process.ProcessReplacer;
 import dev.sidecarwait.process.SidecarQuit;
 import dev.sidecarwait.process.Supervisor;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -119,7 +118,7 @@ final class WaitCommand implements Subcommand {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--termination-log", paramLabel = "PATH|none",
+    @Option(names = TerminationLogSetting.FLAG, paramLabel = "PATH|none",
             description = "When the wait fails, write why here too: the container's terminationMessagePath, which kubectl "
                     + "describe pod shows. Env: SIDECAR_WAIT_TERMINATION_LOG. Default: /dev/termination-log when that file "
                     + "exists and is writable.")
@@ -139,13 +138,8 @@ final class WaitCommand implements Subcommand {
     public int run(Context context) throws Exception {
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
-        TerminationLog termination = terminationLog(env);
-        try {
-            return run(context, env, log, termination);
-        } catch (UsageError e) {
-            termination.write("sidecar-wait wait: " + e.getMessage() + "; exit code " + Cli.USAGE, log);
-            throw e;
-        }
+        TerminationLog termination = TerminationLogSetting.resolve(terminationLogPath, env);
+        return run(context, env, log, termination);
     }
 
     /** What the wait step concluded, for the last line. {@code progress} is null when it did not probe. */
@@ -246,7 +240,7 @@ final class WaitCommand implements Subcommand {
             log.error(summary);
         }
         if (waitFailed) {
-            termination.write(summary, log);
+            termination.write(summary, log::warn);
         }
     }
 
@@ -275,22 +269,6 @@ final class WaitCommand implements Subcommand {
         }
         log.error(message);
         return new Ended("NOT READY before the timeout", outcome, why, 1);
-    }
-
-    /** --termination-log, else its variable, else Kubernetes' default path when that file is there to write. */
-    private TerminationLog terminationLog(Env env) {
-        String value = terminationLogPath != null ? terminationLogPath.trim() : env.get("SIDECAR_WAIT_TERMINATION_LOG");
-        if (value == null) {
-            return new TerminationLog(TerminationLog.KUBERNETES_DEFAULT, true);
-        }
-        if (value.equalsIgnoreCase("none")) {
-            return TerminationLog.off();
-        }
-        if (value.isEmpty()) {
-            throw UsageError.invalid(terminationLogPath != null ? "--termination-log" : "SIDECAR_WAIT_TERMINATION_LOG",
-                    "'' is not a path (give a path, or none)");
-        }
-        return new TerminationLog(Path.of(value), false);
     }
 
     /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */

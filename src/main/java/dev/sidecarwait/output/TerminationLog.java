@@ -2,9 +2,13 @@ package dev.sidecarwait.output;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
 
 /**
  * The container's termination-message file (Kubernetes' terminationMessagePath, /dev/termination-log by
@@ -30,7 +34,8 @@ public final class TerminationLog {
         return new TerminationLog(null, true);
     }
 
-    public void write(String summary, Log log) {
+    /** Writes {@code summary}; {@code warn} hears, in words, why it could not be written. */
+    public void write(String summary, Consumer<String> warn) {
         if (path == null || onlyIfPresent && !(Files.isRegularFile(path) && Files.isWritable(path))) {
             return;
         }
@@ -38,8 +43,22 @@ public final class TerminationLog {
             Files.write(path, capped(summary), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
-            log.warn("Cannot write the termination message to " + path + ": " + e);
+            warn.accept("Cannot write the termination message to " + path + ": " + why(e));
         }
+    }
+
+    /** An I/O failure in words, not the exception's class name. */
+    static String why(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason().toLowerCase(java.util.Locale.ROOT);
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** At most {@link #MAX_BYTES} bytes of UTF-8, cut between characters and marked when cut. */

@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** How every wait ends: the last line, the termination message, the mirror to PID 1, the quit's remedies. */
 class WaitEndingsTest {
@@ -92,6 +94,64 @@ class WaitEndingsTest {
         assertEquals(1, run.errLines(), run.err());
         assertTrue(Files.readString(message).startsWith("sidecar-wait wait: invalid value for SIDECAR_WAIT_TIMEOUT: '5x'"),
                 Files.readString(message));
+    }
+
+    /**
+     * A typo in a postStart hook: whatever the mistake and wherever it is found (picocli's parsing or the command's
+     * settling), its one line reaches the termination log, configured by the flag (either spelling) or the variable.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "--timeout 0s | invalid value for --timeout: '0s' must be more than zero",
+            "--no-such-flag | unknown option: '--no-such-flag'",
+            "--url localhost:15020 | invalid value for --url: 'localhost:15020'",
+            "--period -1s | invalid value for --period: '-1s' is negative",
+            "--verbose --quiet | --verbose and --quiet cannot be used together",
+            "--timeoutSeconds 5 --timeout 5s | --timeout and --timeoutSeconds set the same thing"})
+    void everyUsageErrorReachesTheTerminationLog(String args, String expected) throws Exception {
+        for (String form : List.of("flag", "flag=", "variable")) {
+            Path message = Files.writeString(dir.resolve("termination-log-" + form), "");
+            List<String> line = new ArrayList<>(List.of("wait"));
+            Map<String, String> variables = new HashMap<>();
+            switch (form) {
+                case "flag" -> line.addAll(List.of("--termination-log", message.toString()));
+                case "flag=" -> line.add("--termination-log=" + message);
+                default -> variables.put("SIDECAR_WAIT_TERMINATION_LOG", message.toString());
+            }
+            line.addAll(List.of(args.split(" ")));
+            CliRun run = CliRun.run(variables, line.toArray(String[]::new));
+            assertEquals(2, run.exit(), run.err());
+            assertEquals(1, run.errLines(), run.err());
+            String written = Files.readString(message);
+            assertTrue(written.startsWith("sidecar-wait wait: " + expected) && written.endsWith("; exit code 2"),
+                    form + ": " + written);
+            assertFalse(written.contains("--help"), "the hint is for the terminal: " + written);
+        }
+    }
+
+    @Test
+    void aUsageErrorReachesThePid1MirrorWhenAskedFor() throws Exception {
+        Path pid1Stderr = dir.resolve("pid1-usage.txt");
+        Process process = inPidNamespace(pid1Stderr, "wait", "--log-to-pid1", "--timeout", "0s");
+        assertEquals(2, process.exitValue());
+        String mirrored = Files.readString(pid1Stderr);
+        assertTrue(mirrored.startsWith("sidecar-wait wait: invalid value for --timeout: '0s' must be more than zero"), mirrored);
+
+        Path viaVariable = dir.resolve("pid1-usage-variable.txt");
+        Process unknown = inPidNamespace(viaVariable, Map.of("SIDECAR_WAIT_LOG_TO_PID1", "true"), "drain", "--no-such-flag");
+        assertEquals(2, unknown.exitValue());
+        assertTrue(Files.readString(viaVariable).startsWith("sidecar-wait drain: unknown option: '--no-such-flag'"),
+                Files.readString(viaVariable));
+    }
+
+    @Test
+    void aTerminationLogThatCannotBeWrittenIsSaidInWords() {
+        CliRun run = CliRun.run(env, "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "200ms", "--termination-log",
+                dir.resolve("no-such-dir/termination-log").toString());
+        assertEquals(1, run.exit());
+        assertTrue(run.err().contains("\twarn\tCannot write the termination message to " + dir.resolve("no-such-dir/termination-log")
+                + ": no such directory\n"), run.err());
+        assertFalse(run.err().contains("Exception"), run.err());
     }
 
     @Test
@@ -211,10 +271,16 @@ class WaitEndingsTest {
     }
 
     private static Process inPidNamespace(Path pid1Stderr, String... args) throws Exception {
+        return inPidNamespace(pid1Stderr, Map.of(), args);
+    }
+
+    private static Process inPidNamespace(Path pid1Stderr, Map<String, String> variables, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("unshare", "--pid", "--fork", "--mount-proc", "bash", "-c",
                 "\"$@\" 2>/dev/null; exit $?", "sh"));
         command.addAll(SidecarWaitProcess.builder(args).command());
-        Process process = new ProcessBuilder(command).redirectError(pid1Stderr.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(pid1Stderr.toFile());
+        builder.environment().putAll(variables);
+        Process process = builder.start();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("did not finish");
