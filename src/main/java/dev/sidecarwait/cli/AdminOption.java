@@ -25,10 +25,10 @@ final class AdminOption {
         try {
             target = Target.parse(value);
         } catch (IllegalArgumentException e) {
-            throw UsageError.invalid(source, "'" + value + "': " + e.getMessage());
+            throw UsageError.invalid(source, "'" + Target.redacted(value) + "': " + e.getMessage());
         }
         if (!(target instanceof Target.Http http)) {
-            throw UsageError.invalid(source, "'" + value + "' is not an http:// URL");
+            throw UsageError.invalid(source, "'" + Target.redacted(value) + "' is not an http:// URL");
         }
         return http;
     }

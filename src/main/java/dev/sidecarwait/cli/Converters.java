@@ -40,7 +40,7 @@ final class Converters {
             try {
                 return Target.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("'" + value + "': " + e.getMessage());
+                throw new TypeConversionException("'" + Target.redacted(value) + "': " + e.getMessage());
             }
         }
     }

@@ -61,7 +61,7 @@ final class ProbeOptions {
                     try {
                         parsed.add(Target.parse(item.trim()));
                     } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("'" + item.trim() + "': " + e.getMessage());
+                        throw new IllegalArgumentException("'" + Target.redacted(item.trim()) + "': " + e.getMessage());
                     }
                 }
             }

@@ -1,6 +1,7 @@
 package dev.sidecarwait.cli;
 
 import dev.sidecarwait.output.TerminationLog;
+import dev.sidecarwait.probe.Target;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,8 @@ final class UsageErrors {
 
     /** Reports {@code message} (the line's {@code hint} goes to stderr only) and returns the usage exit code. */
     static int report(Context context, CommandLine command, String message, String hint, String[] args) {
-        String line = Cli.prefix(command) + ": " + message;
+        // picocli quotes raw arguments in some of its messages ("unexpected argument '...'"): never a URL's secret
+        String line = Target.redacted(Cli.prefix(command) + ": " + message);
         context.err().println(line + hint);
         context.err().flush();
         List<String> ours = ours(args);

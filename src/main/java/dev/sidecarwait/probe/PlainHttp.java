@@ -60,7 +60,7 @@ public final class PlainHttp {
             }
             Target.Http next = redirectTarget(current, answer.location);
             if (next == null || !next.host().equalsIgnoreCase(target.host())) {
-                return new Response(answer.status, answer.body, answer.location);
+                return new Response(answer.status, answer.body, Target.redacted(answer.location));
             }
             if (hops + 1 >= MAX_REDIRECTS) {
                 throw new ProbeFailure("stopped after " + MAX_REDIRECTS + " redirects");

@@ -48,6 +48,15 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
 
     String SCHEMES = "http://, tcp://, redis://, postgres://, mysql://, grpc://, kafka://, amqp:// or nats://";
 
+    /** One rule for every URL: user information is refused, since no check sends any and the URL goes into logs. */
+    String USER_INFO_REFUSED = "a user or password is not accepted in a URL (no check sends one, and URLs are written "
+            + "to the log); leave it out";
+
+    /** {@code text} with the user information of every URL in it replaced by ***, for messages that quote a value. */
+    static String redacted(String text) {
+        return text.replaceAll("(?i)\\b([a-z][a-z0-9+.-]*://)[^/?#@\\s']*@", "$1***@");
+    }
+
     /** Parses a target; the exception's message says what is wrong, without repeating the value. */
     static Target parse(String text) {
         URI uri;
@@ -66,12 +75,11 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
                     + (List.of("https", "rediss", "grpcs", "amqps", "tls").contains(scheme) ? " (no TLS: readiness ports are plain HTTP, "
                     + "the sidecar does TLS for the app, and TLS would double the binary's size)" : ""));
         }
+        if (uri.getRawUserInfo() != null) {
+            throw new IllegalArgumentException(USER_INFO_REFUSED);
+        }
         String host = hostOf(uri, text);
         if (protocol != null) {
-            if (uri.getRawUserInfo() != null) {
-                throw new IllegalArgumentException("leave the user and password out: the check needs none, "
-                        + "and they would be written to the log");
-            }
             if (protocol == Protocol.GRPC) {
                 return grpc(uri, host, text);
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -68,6 +69,51 @@ class BadInputTest {
         env.put(name, value);
         String[] args = name.equals("SIDECAR_WAIT_URL") ? new String[] {"wait"} : new String[] {"wait", "--url", "tcp://127.0.0.1:1"};
         assertUsageError(CliRun.run(env, args), name, quoted);
+    }
+
+    /**
+     * One rule for every URL, every command and every output: user information is refused in one line naming where
+     * it came from, and the secret is printed nowhere, not in that line, not in the termination log.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "wait --url http://admin:s3cret@localhost:15020/healthz/ready | --url",
+            "wait --url tcp://admin:s3cret@db:5432 | --url",
+            "wait --url redis://:s3cret@cache:6379 | --url",
+            "wait --url postgres://app:s3cret@db/orders | --url",
+            "wait --url grpc://app:s3cret@orders:50051 | --url",
+            "wait --quit-url http://admin:s3cret@localhost:15020/quitquitquit -- true | --quit-url",
+            "wait --admin-url http://admin:s3cret@localhost:15000 | --admin-url",
+            "check --admin-url http://admin:s3cret@localhost:15000 | --admin-url",
+            "quit --url http://admin:s3cret@localhost:15020/quitquitquit | --url",
+            "drain --admin-url http://admin:s3cret@localhost:15000 --source envoy | --admin-url",
+            "wait http://admin:s3cret@stray/ | unexpected argument"})
+    void userInformationInAnyUrlIsRefusedAndNeverPrinted(String args, String names) throws Exception {
+        java.nio.file.Path message = java.nio.file.Files.createTempFile("termination", ".log");
+        try {
+            Map<String, String> env = Map.of("SIDECAR_WAIT_TERMINATION_LOG", message.toString());
+            CliRun run = CliRun.run(env, args.split(" "));
+            assertEquals(2, run.exit(), run.err());
+            assertEquals(1, run.errLines(), run.err());
+            assertTrue(run.err().contains(names) && run.err().contains("***@"), run.err());
+            String written = java.nio.file.Files.readString(message);
+            for (String output : List.of(run.err(), run.out(), written)) {
+                assertTrue(!output.contains("s3cret"), "the secret is printed: " + output);
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(message);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"SIDECAR_WAIT_URL", "SIDECAR_WAIT_QUIT_URL", "SIDECAR_WAIT_ADMIN_URL"})
+    void userInformationInAUrlVariableIsRefusedAndNeverPrinted(String name) {
+        Map<String, String> env = Map.of(name, "http://admin:s3cret@localhost:15020/x");
+        String[] args = name.equals("SIDECAR_WAIT_QUIT_URL") ? new String[] {"wait", "--", "true"} : new String[] {"wait"};
+        CliRun run = CliRun.run(env, args);
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains(name) && run.err().contains("a user or password is not accepted"), run.err());
+        assertTrue(!run.err().contains("s3cret"), run.err());
     }
 
     private static void assertUsageError(CliRun run, String names, String value) {

@@ -62,7 +62,7 @@ class TargetTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "postgres://app:s3cret@db:5432/orders | leave the user and password out",
+            "postgres://app:s3cret@db:5432/orders | a user or password is not accepted",
             "rediss://cache:6380 | no TLS",
             "redis://cache:99999 | port '99999' is not a number from 1 to 65535",
             "https://localhost:15020/ready | scheme 'https' is not supported",
@@ -82,8 +82,10 @@ class TargetTest {
             "grpcs://orders:443 | no TLS",
             "amqps://rabbit | no TLS",
             "tls://nats:4222 | no TLS",
-            "amqp://guest:guest@rabbit | leave the user and password out",
-            "nats://token@nats | leave the user and password out"})
+            "amqp://guest:guest@rabbit | a user or password is not accepted",
+            "http://admin:s3cret@localhost:15020/healthz/ready | a user or password is not accepted",
+            "tcp://admin@db:5432 | a user or password is not accepted",
+            "nats://token@nats | a user or password is not accepted"})
     void refusesWithAReason(String text, String reason) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Target.parse(text));
         assertTrue(e.getMessage().contains(reason), e.getMessage());
