@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.cli.Cli;
 import dev.sidecarwait.cli.Context;
+import dev.sidecarwait.process.Descriptors;
 import dev.sidecarwait.process.ExecPlan;
 import dev.sidecarwait.process.Inherited;
 import dev.sidecarwait.process.ProcessReplacer;
@@ -53,6 +54,8 @@ public final class ExecWithFfm implements ProcessReplacer {
     private static final int FD_CLOEXEC = 1;
     private static final MethodHandle EXECV = LINKER.downcallHandle(LIBC.find("execv").orElseThrow(),
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Linker.Option.captureCallState("errno"));
+    private static final MethodHandle OPEN = handle("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final int O_RDONLY = 0;
     private static final long SIG_DFL = 0;
     private static final long SIG_IGN = 1;
     private static final int SIG_SETMASK = 2;
@@ -64,11 +67,19 @@ public final class ExecWithFfm implements ProcessReplacer {
         this.atStart = atStart;
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws Throwable {
         String[] inherited = Files.readString(Path.of(args[0])).trim().split(";");
-        Set<Integer> descriptors = Arrays.stream(inherited[0].split(",")).map(Integer::valueOf).collect(Collectors.toSet());
+        Set<Integer> descriptors = Arrays.stream(inherited[0].split(",")).map(Integer::valueOf)
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
+        // The native image runtime opens its own executable before main, not close-on-exec (MEASURED.md, 28c0c1e: fd 4
+        // after the hand-over), so main finds it among the descriptors open at start. The same, made here.
+        int runtimeOwn = openOwnExecutable();
+        descriptors.add(runtimeOwn);
+        Path procSelf = Path.of("/proc/self");
         Inherited atStart = new Inherited(Long.parseUnsignedLong(inherited[1], 16), Long.parseUnsignedLong(inherited[2], 16),
-                descriptors, null);
+                descriptors, Descriptors.onFile(procSelf.resolve("fd"), Set.of(runtimeOwn),
+                Files.readSymbolicLink(procSelf.resolve("exe"))), null);
+        System.err.println("ExecWithFfm: the runtime's own descriptor on its executable: " + runtimeOwn);
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         ThisProcess self = new ThisProcess(null, new ExecWithFfm(atStart));
         System.exit(Cli.run(new Context(System.getenv(), Clock.SYSTEM, System.out, System.err, self), rest));
@@ -115,6 +126,18 @@ public final class ExecWithFfm implements ProcessReplacer {
             return state.get(JAVA_INT, CALL_STATE.byteOffset(MemoryLayout.PathElement.groupElement("errno")));
         } catch (Throwable e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** open(2) of /proc/self/exe, read-only and without O_CLOEXEC, as the native image runtime's own is. */
+    private static int openOwnExecutable() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            byte[] exe = Files.readSymbolicLink(Path.of("/proc/self/exe")).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            int fd = (int) OPEN.invoke(cString(arena, exe), O_RDONLY);
+            if (fd < 0) {
+                throw new IllegalStateException("open(/proc/self/exe) failed");
+            }
+            return fd;
         }
     }
 

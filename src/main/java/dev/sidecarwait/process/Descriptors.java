@@ -34,4 +34,19 @@ public final class Descriptors {
         }
         return open;
     }
+
+    /** Those of {@code descriptors} that are open on {@code file} (their /proc/PID/fd link names it). */
+    public static Set<Integer> onFile(Path fdDirectory, Set<Integer> descriptors, Path file) {
+        Set<Integer> on = new TreeSet<>();
+        for (int fd : descriptors) {
+            try {
+                if (Files.readSymbolicLink(fdDirectory.resolve(Integer.toString(fd))).equals(file)) {
+                    on.add(fd);
+                }
+            } catch (IOException closedMeanwhile) {
+                // not open any more: nothing to close
+            }
+        }
+        return on;
+    }
 }

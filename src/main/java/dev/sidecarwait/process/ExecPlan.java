@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * the signals ignored when this process started ignored again (as a shell passes them on: a handler installed
  * since would be reset to the default by the exec), any other ignored now back to the default (a handled one the
  * exec resets by itself); the main thread's inherited mask; and the descriptors to close, every one this process
- * opened (probe sockets, the PID-1 log mirror, the runtime's own).
+ * opened (probe sockets, the PID-1 log mirror), and the native image runtime's own on its executable, which it opens
+ * before main and so is among those open at start.
  */
 public record ExecPlan(byte[] file, List<byte[]> argv, int[] ignored, int[] defaulted, int[] blocked, int[] close) {
 
@@ -50,6 +51,11 @@ public record ExecPlan(byte[] file, List<byte[]> argv, int[] ignored, int[] defa
         }
         Set<Integer> close = new TreeSet<>(now.descriptors());
         close.removeAll(atStart.descriptors());
+        for (int fd : atStart.ownExecutable()) { // open at start, but the native image runtime's, not the container's
+            if (now.descriptors().contains(fd)) {
+                close.add(fd);
+            }
+        }
         return new ExecPlan(file(found, argv.get(0)), List.copyOf(argv), ints(ignored), ints(defaulted), ints(blocked),
                 ints(close));
     }

@@ -9,13 +9,22 @@ import java.util.Set;
 /**
  * What the container runtime handed this process and a command it hands over to must get unchanged: the
  * signals it ignores, the signals its main thread blocks, and its open file descriptors. Read when the process
- * starts, before anything of ours opens a descriptor or installs a signal handler. {@code unknown} says why it
- * could not be read; it is null when it was.
+ * starts, before anything of ours opens a descriptor or installs a signal handler. {@code ownExecutable}: those of
+ * the descriptors that refer to this process's own executable, which the native image runtime opens for itself
+ * before main (no container runtime hands a process its own binary). {@code unknown} says why it could not be
+ * read; it is null when it was.
  */
-public record Inherited(long ignoredSignals, long blockedSignals, Set<Integer> descriptors, String unknown) {
+public record Inherited(long ignoredSignals, long blockedSignals, Set<Integer> descriptors, Set<Integer> ownExecutable,
+                        String unknown) {
 
     public Inherited {
         descriptors = Set.copyOf(descriptors);
+        ownExecutable = Set.copyOf(ownExecutable);
+    }
+
+    /** With no descriptor on the process's own executable. */
+    public Inherited(long ignoredSignals, long blockedSignals, Set<Integer> descriptors, String unknown) {
+        this(ignoredSignals, blockedSignals, descriptors, Set.of(), unknown);
     }
 
     public static Inherited unknown(String why) {
@@ -29,9 +38,19 @@ public record Inherited(long ignoredSignals, long blockedSignals, Set<Integer> d
     public static Inherited read(Path procSelf) {
         try {
             String status = Files.readString(procSelf.resolve("status"), StandardCharsets.ISO_8859_1);
-            return new Inherited(mask(status, "SigIgn"), mask(status, "SigBlk"), Descriptors.open(procSelf.resolve("fd")), null);
+            Set<Integer> open = Descriptors.open(procSelf.resolve("fd"));
+            return new Inherited(mask(status, "SigIgn"), mask(status, "SigBlk"), open, onOwnExecutable(procSelf, open), null);
         } catch (IOException | IllegalArgumentException e) {
             return unknown("cannot read " + procSelf + ": " + e.getMessage());
+        }
+    }
+
+    /** Those of {@code open} that are on the process's executable; none when its link cannot be read. */
+    private static Set<Integer> onOwnExecutable(Path procSelf, Set<Integer> open) {
+        try {
+            return Descriptors.onFile(procSelf.resolve("fd"), open, Files.readSymbolicLink(procSelf.resolve("exe")));
+        } catch (IOException unreadable) {
+            return Set.of();
         }
     }
 

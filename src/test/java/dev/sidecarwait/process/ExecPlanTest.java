@@ -48,6 +48,33 @@ class ExecPlanTest {
                 + "closed: none", plan.describe());
     }
 
+    /**
+     * Stands for the native image runtime's descriptor on its own executable (MEASURED.md, 28c0c1e: the command held
+     * `4 -> /path/to/sidecar-wait` after the hand-over): open when main starts, so not "opened since", yet not the
+     * container runtime's to hand on. Every other descriptor open at start stays open.
+     */
+    @Test
+    void theRuntimesOwnDescriptorOnItsExecutableIsClosedThoughItWasOpenAtStart() {
+        Inherited atStart = new Inherited(0, 0, Set.of(0, 1, 2, 3, 4), Set.of(4), null);
+        Inherited now = new Inherited(0, 0, Set.of(0, 1, 2, 3, 4, 9), null);
+        assertArrayEquals(new int[] {4, 9}, ExecPlan.of(SH, ARGV, atStart, now).close());
+        Inherited closedMeanwhile = new Inherited(0, 0, Set.of(0, 1, 2, 3), null);
+        assertArrayEquals(new int[] {}, ExecPlan.of(SH, ARGV, atStart, closedMeanwhile).close());
+    }
+
+    @Test
+    void theDescriptorsOnThisProcesssExecutableAreFoundByTheirLink() throws Exception {
+        Path exe = Files.readSymbolicLink(Path.of("/proc/self/exe"));
+        try (FileInputStream self = new FileInputStream(exe.toFile()); FileInputStream other = new FileInputStream("/dev/null")) {
+            Set<Integer> open = Descriptors.open(Path.of("/proc/self/fd"));
+            Set<Integer> onExe = Descriptors.onFile(Path.of("/proc/self/fd"), open, exe);
+            assertEquals(1, onExe.size(), "this JVM has its executable open once, here: " + onExe);
+            Inherited read = Inherited.read(Path.of("/proc/self"));
+            assertEquals(onExe, read.ownExecutable());
+            assertTrue(read.descriptors().containsAll(onExe));
+        }
+    }
+
     @Test
     void killStopAndLibcsOwnSignalsAreNeverTouched() {
         long everything = -1L;
