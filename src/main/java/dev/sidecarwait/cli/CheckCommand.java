@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
                 "Examples:",
                 "  kubectl exec POD -c istio-proxy -- /sidecar-wait/sidecar-wait check",
                 "  sidecar-wait check --mesh linkerd",
-                "  sidecar-wait check --watch                 # look again every second until ready",
+                "  sidecar-wait check --watch           # again every second until ready",
                 "  sidecar-wait check --output json | jq .envoy.explanation"})
 final class CheckCommand implements Subcommand {
 

@@ -40,15 +40,17 @@ import picocli.CommandLine.Option;
                 "Examples:",
                 "  In the proxy container's preStop hook (replaces the netstat loop):",
                 "    sidecar-wait drain --timeout 25s",
-                "  Or only until the app serving on 8080 has closed its listener and its connections:",
+                "  Or until the app on port 8080 has closed its listener and connections:",
                 "    sidecar-wait drain --port 8080 --timeout 25s",
-                "  In the app container's preStop hook: hold 5s while the mesh stops routing here",
-                "  (the app's own port stays open until the SIGTERM this hook holds back, so it must not count):",
+                "  In the app container's preStop hook: hold 5s while the mesh stops routing",
+                "  here (the app's own port stays open until the SIGTERM this hook holds",
+                "  back, so it must not count):",
                 "    sidecar-wait drain --min 5s --exclude-port 8080",
-                "  In an Istio proxy's preStop hook, from Envoy's own connection counts and the pod's sockets:",
+                "  In an Istio proxy's preStop hook, from Envoy's counts and the pod's sockets:",
                 "    sidecar-wait drain --source both --timeout 40s",
-                "  Plain Envoy (admin API on 9901), first asking it to drain its inbound listeners:",
-                "    sidecar-wait drain --mesh envoy --source envoy --graceful-envoy --timeout 40s"})
+                "  Plain Envoy (admin API on 9901), first asking it to drain inbound listeners:",
+                "    sidecar-wait drain --mesh envoy --source envoy --graceful-envoy \\",
+                "      --timeout 40s"})
 final class DrainCommand implements Subcommand {
 
     @Mixin

@@ -16,9 +16,11 @@ import picocli.CommandLine.Option;
                 "Exit codes: 0 every POST got a 2xx answer, 1 otherwise, 2 bad usage.",
                 "",
                 "Examples:",
-                "  sidecar-wait quit                                            # Istio: " + SidecarQuit.ISTIO_URL,
-                "  sidecar-wait quit --mesh linkerd                             # http://localhost:4191/shutdown",
-                "  run-batch; code=$?; sidecar-wait quit; exit $code"})
+                "  Istio (" + SidecarQuit.ISTIO_URL + "), then Linkerd's:",
+                "    sidecar-wait quit",
+                "    sidecar-wait quit --mesh linkerd",
+                "  At the end of a Job's script:",
+                "    run-batch; code=$?; sidecar-wait quit; exit $code"})
 final class QuitCommand implements Subcommand {
 
     @Mixin

@@ -33,4 +33,24 @@ class HelpTextTest {
         }
         assertEquals(List.of(), broken, "paragraphs that end mid-sentence");
     }
+
+    /**
+     * Example lines (indented) are printed as written, never wrapped: each fits picocli's 80 columns and stands
+     * whole on a line of its command's help, so it can be copied.
+     */
+    @Test
+    void everyExampleLineStandsWholeInTheHelpAsPrinted() {
+        List<String> cut = new ArrayList<>();
+        CommandLine root = CommandTree.build();
+        for (CommandLine command : root.getSubcommands().values()) {
+            CommandSpec spec = command.getCommandSpec();
+            List<String> printed = List.of(command.getUsageMessage(CommandLine.Help.Ansi.OFF).split("\n"));
+            for (String line : spec.usageMessage().footer()) {
+                if (line.startsWith("  ") && !printed.contains(line)) {
+                    cut.add(spec.name() + ": '" + line + "' (" + line.length() + " characters)");
+                }
+            }
+        }
+        assertEquals(List.of(), cut, "example lines that picocli wrapped at 80 columns");
+    }
 }
