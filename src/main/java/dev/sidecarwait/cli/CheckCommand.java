@@ -32,7 +32,7 @@ final class CheckCommand implements Subcommand {
     @Mixin
     ProbeOptions probe;
 
-    @Option(names = "--output", paramLabel = "text|json", description = "Text for people, JSON (one object a look) for scripts. Default: text.")
+    @Option(names = "--output", paramLabel = "text|json", converter = Converters.OutputChoice.class, description = "Text for people, JSON (one object a look) for scripts. Default: text.")
     Output output = Output.TEXT;
 
     @Option(names = "--watch", description = "Look again every period until every target is ready (or Ctrl-C).")

@@ -1,5 +1,6 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
 import java.time.Duration;
@@ -42,6 +43,49 @@ final class Converters {
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("'" + Target.redacted(value) + "': " + e.getMessage());
             }
+        }
+    }
+
+    static final class MeshChoice implements ITypeConverter<Mesh> {
+        @Override
+        public Mesh convert(String value) {
+            return choice(Mesh.values(), value);
+        }
+    }
+
+    static final class OnTimeoutChoice implements ITypeConverter<WaitCommand.OnTimeout> {
+        @Override
+        public WaitCommand.OnTimeout convert(String value) {
+            return choice(WaitCommand.OnTimeout.values(), value);
+        }
+    }
+
+    static final class LogFormatChoice implements ITypeConverter<Log.Format> {
+        @Override
+        public Log.Format convert(String value) {
+            return choice(Log.Format.values(), value);
+        }
+    }
+
+    static final class OutputChoice implements ITypeConverter<CheckCommand.Output> {
+        @Override
+        public CheckCommand.Output convert(String value) {
+            return choice(CheckCommand.Output.values(), value);
+        }
+    }
+
+    static final class SourceChoice implements ITypeConverter<DrainCommand.Source> {
+        @Override
+        public DrainCommand.Source convert(String value) {
+            return choice(DrainCommand.Source.values(), value);
+        }
+    }
+
+    private static <E extends Enum<E>> E choice(E[] choices, String value) {
+        try {
+            return Choices.parse(choices, value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
         }
     }
 

@@ -86,7 +86,7 @@ final class DrainCommand implements Subcommand {
             description = "Time between looks. Env: SIDECAR_WAIT_DRAIN_PERIOD. Default: 1s.")
     Duration period;
 
-    @Option(names = "--source", paramLabel = "proc|envoy|both",
+    @Option(names = "--source", paramLabel = "proc|envoy|both", converter = Converters.SourceChoice.class,
             description = "What counts as still open: the pod's sockets in /proc (proc), Envoy's own count of active "
                     + "downstream connections from its admin API (envoy), or both must be drained (both). "
                     + "Env: SIDECAR_WAIT_DRAIN_SOURCE. Default: proc.")
@@ -119,7 +119,7 @@ final class DrainCommand implements Subcommand {
             throw new UsageError("--timeout (" + Durations.format(atMost) + ") must not be shorter than --min ("
                     + Durations.format(atLeast) + ")");
         }
-        Source from = source != null ? source : orDefault(env.parse("SIDECAR_WAIT_DRAIN_SOURCE", DrainCommand::source), Source.PROC);
+        Source from = source != null ? source : orDefault(env.parse("SIDECAR_WAIT_DRAIN_SOURCE", value -> Choices.parse(Source.values(), value)), Source.PROC);
         Target.Http adminUrl = admin.resolve(env, mesh);
         boolean asksEnvoy = from != Source.PROC || gracefulEnvoy;
         if (asksEnvoy && adminUrl == null) {
@@ -212,15 +212,6 @@ final class DrainCommand implements Subcommand {
             case COUNTS -> from == Source.BOTH ? counts + ", and " + socketsRule : counts;
             case NO_COUNTS -> socketsRule + " (Envoy reports no downstream_cx_active, so the pod's sockets decided)";
             case EXITED -> "Envoy has exited" + (from == Source.BOTH ? ", and " + socketsRule : "");
-        };
-    }
-
-    private static Source source(String value) {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "proc" -> Source.PROC;
-            case "envoy" -> Source.ENVOY;
-            case "both" -> Source.BOTH;
-            default -> throw new IllegalArgumentException("'" + value + "' is not proc, envoy or both");
         };
     }
 

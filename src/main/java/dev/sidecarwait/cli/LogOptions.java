@@ -26,7 +26,7 @@ final class LogOptions {
                     + "kubectl logs shows: a hook's own output is shown nowhere. Env: SIDECAR_WAIT_LOG_TO_PID1. Default: off.")
     boolean logToPid1;
 
-    @Option(names = "--log-format", paramLabel = "text|json",
+    @Option(names = "--log-format", paramLabel = "text|json", converter = Converters.LogFormatChoice.class,
             description = "Log lines as text (pilot-agent's layout) or one JSON object a line. Env: SIDECAR_WAIT_LOG_FORMAT. Default: text.")
     Log.Format format;
 
@@ -35,11 +35,7 @@ final class LogOptions {
             throw new UsageError("--verbose and --quiet cannot be used together");
         }
         Log.Format chosen = format != null ? format
-                : env.parse("SIDECAR_WAIT_LOG_FORMAT", value -> switch (value.toLowerCase(java.util.Locale.ROOT)) {
-                    case "text" -> Log.Format.TEXT;
-                    case "json" -> Log.Format.JSON;
-                    default -> throw new IllegalArgumentException("'" + value + "' is not text or json");
-                });
+                : env.parse("SIDECAR_WAIT_LOG_FORMAT", value -> Choices.parse(Log.Format.values(), value));
         Log.Level level = verbose ? Log.Level.DEBUG : quiet ? Log.Level.ERROR : Log.Level.INFO;
         Log.Format layout = chosen == null ? Log.Format.TEXT : chosen;
         if (!(logToPid1 || env.isTrue(TO_PID1_VARIABLE))) {

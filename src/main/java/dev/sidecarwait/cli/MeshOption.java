@@ -1,12 +1,11 @@
 package dev.sidecarwait.cli;
 
-import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /** --mesh: one switch for every command's defaults. Explicit flags and settings' own variables still win. */
 final class MeshOption {
 
-    @Option(names = "--mesh", paramLabel = "istio|linkerd|envoy",
+    @Option(names = "--mesh", paramLabel = "istio|linkerd|envoy", converter = Converters.MeshChoice.class,
             description = "Defaults for this mesh: readiness URL and status, quit URL, Envoy admin API, the proxy's "
                     + "processes and ports. Env: SIDECAR_WAIT_MESH. Default: istio.")
     Mesh mesh;
@@ -15,12 +14,7 @@ final class MeshOption {
         if (mesh != null) {
             return mesh;
         }
-        Mesh fromEnv = env.parse("SIDECAR_WAIT_MESH", value -> switch (value.toLowerCase(Locale.ROOT)) {
-            case "istio" -> Mesh.ISTIO;
-            case "linkerd" -> Mesh.LINKERD;
-            case "envoy" -> Mesh.ENVOY;
-            default -> throw new IllegalArgumentException("'" + value + "' is not istio, linkerd or envoy");
-        });
+        Mesh fromEnv = env.parse("SIDECAR_WAIT_MESH", value -> Choices.parse(Mesh.values(), value));
         return fromEnv != null ? fromEnv : Mesh.ISTIO;
     }
 }

@@ -95,7 +95,7 @@ final class WaitCommand implements Subcommand {
             description = "pilot-agent's spelling of --period, in milliseconds.")
     Integer periodMillis;
 
-    @Option(names = "--on-timeout", paramLabel = "fail|continue",
+    @Option(names = "--on-timeout", paramLabel = "fail|continue", converter = Converters.OnTimeoutChoice.class,
             description = "On timeout, fail (exit 1) or log a warning and exit 0. Env: SIDECAR_WAIT_ON_TIMEOUT. Default: fail.")
     OnTimeout onTimeout;
 
@@ -153,7 +153,7 @@ final class WaitCommand implements Subcommand {
                 env, "SIDECAR_WAIT_TIMEOUT", Duration.ofSeconds(60));
         Duration every = Settings.duration("--period", period, "--periodMillis", periodMillis, ChronoUnit.MILLIS,
                 env, "SIDECAR_WAIT_PERIOD", DEFAULT_PERIOD);
-        OnTimeout whenLate = onTimeout != null ? onTimeout : env.parse("SIDECAR_WAIT_ON_TIMEOUT", WaitCommand::onTimeout);
+        OnTimeout whenLate = onTimeout != null ? onTimeout : env.parse("SIDECAR_WAIT_ON_TIMEOUT", value -> Choices.parse(OnTimeout.values(), value));
         boolean skipOutside = skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES");
         boolean disabled = env.isTrue("SIDECAR_WAIT_DISABLED");
         Boolean supervised = supervise != null ? supervise
@@ -309,13 +309,5 @@ final class WaitCommand implements Subcommand {
 
     private static String describe(ProbeResult result) {
         return result.target().text() + ": " + result.detail();
-    }
-
-    private static OnTimeout onTimeout(String value) {
-        return switch (value.toLowerCase(java.util.Locale.ROOT)) {
-            case "fail" -> OnTimeout.FAIL;
-            case "continue" -> OnTimeout.CONTINUE;
-            default -> throw new IllegalArgumentException("'" + value + "' is not fail or continue");
-        };
     }
 }

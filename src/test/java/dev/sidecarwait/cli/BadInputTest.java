@@ -116,6 +116,26 @@ class BadInputTest {
         assertTrue(!run.err().contains("s3cret"), run.err());
     }
 
+    /** Every word-valued setting refuses in one wording, lower case as typed, whether a flag or its variable. */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "wait | --mesh | SIDECAR_WAIT_MESH | 'consul' is not istio, linkerd or envoy",
+            "wait | --on-timeout | SIDECAR_WAIT_ON_TIMEOUT | 'consul' is not fail or continue",
+            "wait | --log-format | SIDECAR_WAIT_LOG_FORMAT | 'consul' is not text or json",
+            "drain | --source | SIDECAR_WAIT_DRAIN_SOURCE | 'consul' is not proc, envoy or both",
+            "check | --output | | 'consul' is not text or json"})
+    void wordValuedSettingsRefuseInOneWording(String command, String flag, String variable, String reason) {
+        CliRun byFlag = CliRun.run(Map.of(), command, flag, "consul");
+        assertEquals(2, byFlag.exit(), byFlag.err());
+        assertEquals("sidecar-wait " + command + ": invalid value for " + flag + ": " + reason + " (see 'sidecar-wait "
+                + command + " --help')\n", byFlag.err());
+        if (variable != null) {
+            CliRun byVariable = CliRun.run(Map.of(variable, "consul"), command);
+            assertEquals(2, byVariable.exit(), byVariable.err());
+            assertEquals("sidecar-wait " + command + ": invalid value for " + variable + ": " + reason + "\n", byVariable.err());
+        }
+    }
+
     private static void assertUsageError(CliRun run, String names, String value) {
         assertEquals(2, run.exit(), run.err());
         assertEquals(1, run.errLines(), "one line: " + run.err());
