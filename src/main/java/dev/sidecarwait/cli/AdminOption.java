@@ -11,6 +11,15 @@ final class AdminOption {
                     + "Env: SIDECAR_WAIT_ADMIN_URL. Default: the mesh's (istio: http://localhost:15000, envoy: http://localhost:9901, linkerd: none).")
     String adminUrl;
 
+    /** "--admin-url none" or "SIDECAR_WAIT_ADMIN_URL=none" when the admin API was turned off so; else null. */
+    String turnedOffBy(Env env) {
+        String value = adminUrl != null ? adminUrl.trim() : env.get("SIDECAR_WAIT_ADMIN_URL");
+        if (value == null || !value.equalsIgnoreCase("none")) {
+            return null;
+        }
+        return adminUrl != null ? "--admin-url none" : "SIDECAR_WAIT_ADMIN_URL=none";
+    }
+
     /** Null when there is no admin API to ask. */
     Target.Http resolve(Env env, Mesh mesh) {
         String source = adminUrl != null ? "--admin-url" : "SIDECAR_WAIT_ADMIN_URL";

@@ -123,9 +123,11 @@ final class DrainCommand implements Subcommand {
         Target.Http adminUrl = admin.resolve(env, mesh);
         boolean asksEnvoy = from != Source.PROC || gracefulEnvoy;
         if (asksEnvoy && adminUrl == null) {
+            String off = admin.turnedOffBy(env);
             throw new UsageError((gracefulEnvoy ? "--graceful-envoy" : "--source " + from.name().toLowerCase(Locale.ROOT))
-                    + " needs Envoy's admin API, and there is none (the " + mesh.name().toLowerCase(Locale.ROOT)
-                    + " preset has none, or --admin-url none); give --admin-url");
+                    + " needs Envoy's admin API, and " + (off != null ? off + " turns it off"
+                    : "the " + mesh.name().toLowerCase(Locale.ROOT) + " preset has none (its proxy is not Envoy)")
+                    + "; give its URL with --admin-url");
         }
 
         ProcNetTcp table = new ProcNetTcp(proc);

@@ -260,8 +260,22 @@ class DrainEnvoySourceTest {
     void aMeshWithoutEnvoyNeedsAnAdminUrl() {
         Run run = drain("--mesh", "linkerd", "--source", "envoy");
         assertEquals(2, run.exit());
-        assertEquals("sidecar-wait drain: --source envoy needs Envoy's admin API, and there is none (the linkerd preset "
-                + "has none, or --admin-url none); give --admin-url", run.err().strip());
+        assertEquals("sidecar-wait drain: --source envoy needs Envoy's admin API, and the linkerd preset has none (its "
+                + "proxy is not Envoy); give its URL with --admin-url", run.err().strip());
+    }
+
+    @Test
+    void anAdminApiTurnedOffIsNamedAsSuchNotBlamedOnTheMesh() {
+        Run flag = drain("--graceful-envoy", "--admin-url", "none");
+        assertEquals(2, flag.exit());
+        assertEquals("sidecar-wait drain: --graceful-envoy needs Envoy's admin API, and --admin-url none turns it off; "
+                + "give its URL with --admin-url", flag.err().strip());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Cli.run(new Context(Map.of("SIDECAR_WAIT_ADMIN_URL", "none"), Clock.SYSTEM,
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8)),
+                "drain", "--source", "both");
+        assertEquals(2, exit);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("and SIDECAR_WAIT_ADMIN_URL=none turns it off;"), err.toString());
     }
 
     @Test
