@@ -7,6 +7,7 @@ import dev.sidecarwait.drain.Reading;
 import dev.sidecarwait.drain.ProcNetTcp;
 import dev.sidecarwait.drain.SocketOwners;
 import dev.sidecarwait.drain.TcpSocket;
+import dev.sidecarwait.output.Elapsed;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.Target;
 import java.io.IOException;
@@ -196,11 +197,11 @@ final class DrainCommand implements Subcommand {
             }
         });
         if (outcome.drained()) {
-            log.info("Drained after " + Durations.inSeconds(Duration.ofMillis(outcome.elapsed().toMillis())) + ": "
+            log.info("Drained after " + Elapsed.of(outcome.elapsed()) + ": "
                     + decided(from, envoy, adminUrl, socketsRule));
             return 0;
         }
-        log.error("Gave up after " + Durations.inSeconds(atMost) + "; still open: " + outcome.last());
+        log.error("Gave up after " + Elapsed.of(atMost) + "; still open: " + outcome.last());
         return 1;
     }
 

@@ -5,6 +5,7 @@ import dev.sidecarwait.probe.Target;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,12 +40,13 @@ final class ProbeOptions {
     @Mixin
     MeshOption meshOption;
 
+    /** The flags', else the variable's, else the mesh's; a URL given twice is one target. */
     List<Target> targets(Env env) {
         if (!urls.isEmpty()) {
-            return List.copyOf(urls);
+            return List.copyOf(new LinkedHashSet<>(urls));
         }
         List<Target> fromEnv = targetList(env, "SIDECAR_WAIT_URL");
-        return fromEnv.isEmpty() ? List.of(Target.parse(meshOption.resolve(env).readyUrl)) : fromEnv;
+        return fromEnv.isEmpty() ? List.of(Target.parse(meshOption.resolve(env).readyUrl)) : List.copyOf(new LinkedHashSet<>(fromEnv));
     }
 
     /** Null when there is no admin API to ask. */

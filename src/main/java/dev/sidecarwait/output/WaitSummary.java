@@ -3,7 +3,6 @@ package dev.sidecarwait.output;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.probe.Waiter;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,7 @@ public final class WaitSummary {
             parts.add(verdict);
             return parts;
         }
-        parts.add(verdict + " after " + seconds(progress.elapsed().toMillis()));
+        parts.add(verdict + " after " + Elapsed.of(progress.elapsed()));
         List<String> attempts = new ArrayList<>();
         for (Map.Entry<Target, Integer> entry : progress.attempts().entrySet()) {
             attempts.add(entry.getKey().text() + " " + entry.getValue());
@@ -64,9 +63,5 @@ public final class WaitSummary {
             }
         }
         return parts;
-    }
-
-    private static String seconds(long millis) {
-        return BigDecimal.valueOf(millis / 100, 1).toPlainString() + " s";
     }
 }

@@ -155,6 +155,18 @@ class WaitEndingsTest {
     }
 
     @Test
+    void aUrlGivenTwiceIsAwaitedOnce() {
+        CliRun flags = CliRun.run(env, "wait", "--url", "tcp://127.0.0.1:1", "--url", "tcp://127.0.0.1:1", "--timeout", "300ms");
+        assertEquals(1, flags.exit());
+        assertTrue(lastLine(flags).matches(".*; attempts: tcp://127\\.0\\.0\\.1:1 \\d+; not ready: tcp://127\\.0\\.0\\.1:1: "
+                + "connection refused; exit code 1"), lastLine(flags));
+        Map<String, String> variable = new HashMap<>(env);
+        variable.put("SIDECAR_WAIT_URL", "tcp://127.0.0.1:1,tcp://127.0.0.1:1");
+        CliRun fromEnv = CliRun.run(variable, "check", "--output", "json");
+        assertEquals(1, fromEnv.out().split("\"url\"", -1).length - 1, fromEnv.out());
+    }
+
+    @Test
     void skippedAndContinuedWaitsEndWithTheirOwnLastLine() {
         CliRun disabled = CliRun.run(Map.of("SIDECAR_WAIT_DISABLED", "true"), "wait");
         assertEquals(0, disabled.exit());

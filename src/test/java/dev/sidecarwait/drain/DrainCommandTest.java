@@ -78,7 +78,7 @@ class DrainCommandTest {
         try (ServerSocket app = new ServerSocket(0, 50, InetAddress.getByName(address))) {
             Run run = drain(withPreExisting("--min", "0s", "--timeout", "1500ms", "--period", "200ms"));
             assertEquals(1, run.exit(), run.err());
-            assertTrue(run.err().contains("\terror\tGave up after 1.5 seconds; still open: port " + app.getLocalPort()
+            assertTrue(run.err().contains("\terror\tGave up after 1.5 s; still open: port " + app.getLocalPort()
                     + " LISTEN (java pid " + ProcessHandle.current().pid() + ")"), run.err());
         }
     }

@@ -139,7 +139,7 @@ class DrainEnvoySourceTest {
         assertEquals(1, run.lines("\tinfo\tStill open: listener 0.0.0.0_15006: 2 connections"), run.err());
         assertEquals(1, run.lines("\tinfo\tStill open: listener 0.0.0.0_15006: 1 connection"), run.err());
         assertEquals(2, run.lines("Still open"), "one line a change, not one a poll: " + run.err());
-        assertTrue(run.err().matches("(?s).*\tinfo\tDrained after [0-9.]+ seconds?: Envoy's listeners at " + java.util.regex.Pattern.quote(url)
+        assertTrue(run.err().matches("(?s).*\tinfo\tDrained after \\d+\\.\\d s: Envoy's listeners at " + java.util.regex.Pattern.quote(url)
                 + " carry no downstream connection\n.*"), run.err());
         assertEquals(7, statsReads.get());
     }
@@ -158,7 +158,7 @@ class DrainEnvoySourceTest {
         String url = startAdmin(read -> envoyStats(3));
         Run run = drain("--source", "envoy", "--admin-url", url, "--min", "0s", "--period", "100ms", "--timeout", "700ms");
         assertEquals(1, run.exit(), run.err());
-        assertTrue(run.err().contains("\terror\tGave up after 0.7 seconds; still open: listener 0.0.0.0_15006: 3 connections"),
+        assertTrue(run.err().contains("\terror\tGave up after 0.7 s; still open: listener 0.0.0.0_15006: 3 connections"),
                 run.err());
     }
 
@@ -177,7 +177,7 @@ class DrainEnvoySourceTest {
         assertEquals(0, closed.exit(), "with the app gone, /proc says drained: " + closed.err());
         assertTrue(closed.err().contains(": no application socket is listening (Envoy reports no downstream_cx_active, so "
                 + "the pod's sockets decided)\n"), "the last line names what decided: " + closed.err());
-        assertFalse(closed.err().contains("Drained after 0 seconds: Envoy's listeners"), closed.err());
+        assertFalse(closed.err().contains("Drained after 0.0 s: Envoy's listeners"), closed.err());
     }
 
     @Test
@@ -192,7 +192,7 @@ class DrainEnvoySourceTest {
         assertEquals(1, run.exit(), run.err());
         assertEquals(1, run.lines("\twarn\tStill open: unknown: Envoy's admin API at " + url + " is not answering: connection refused"),
                 run.err());
-        assertTrue(run.err().contains("\terror\tGave up after 2 seconds; still open: unknown: Envoy's admin API at " + url),
+        assertTrue(run.err().contains("\terror\tGave up after 2.0 s; still open: unknown: Envoy's admin API at " + url),
                 run.err());
     }
 
