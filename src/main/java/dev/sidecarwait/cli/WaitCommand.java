@@ -168,6 +168,10 @@ final class WaitCommand implements Subcommand {
             throw new UsageError("unexpected argument '" + command.get(0)
                     + "'; put the command to run after --, e.g. sidecar-wait wait -- start-app --flag");
         }
+        if (!command.isEmpty() && command.get(0).isBlank()) {
+            throw new UsageError("the command after -- is empty ('" + command.get(0) + "'); give the program to run, "
+                    + "e.g. sidecar-wait wait -- start-app --flag");
+        }
         if (command.isEmpty() && !quit.isEmpty()) {
             throw new UsageError("--quit-url and --quit-sidecar act when the command ends; give a command after --"
                     + " (or use 'sidecar-wait quit')");

@@ -1,6 +1,7 @@
 package dev.sidecarwait.process;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -24,6 +25,7 @@ public final class CommandLookup {
     }
 
     private static final int ENOENT = 2;
+    private static final Failure NOT_A_PROGRAM = new Failure(126, "cannot execute: exec format error");
 
     private CommandLookup() {
     }
@@ -58,7 +60,7 @@ public final class CommandLookup {
         for (String dir : (path == null ? "/usr/local/bin:/usr/bin:/bin" : path).split(":", -1)) {
             Path candidate = Path.of(dir.isEmpty() ? "." : dir, program);
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return new Found(candidate, dir.isEmpty() ? "." : dir);
+                return isProgram(candidate) ? new Found(candidate, dir.isEmpty() ? "." : dir) : NOT_A_PROGRAM;
             }
             if (nonExecutable == null && Files.exists(candidate) && !Files.isDirectory(candidate)) {
                 nonExecutable = candidate;
@@ -77,6 +79,24 @@ public final class CommandLookup {
         if (!Files.isExecutable(file)) {
             return new Failure(126, "permission denied (not an executable file)");
         }
-        return new Found(file, null);
+        return isProgram(file) ? new Found(file, null) : NOT_A_PROGRAM;
+    }
+
+    /**
+     * Whether the kernel runs the file itself: an ELF binary or a script that starts with #!. Anything else fails with
+     * ENOEXEC, as runc and a hand-over (execv) leave it; the JDK's launcher alone would hand it to /bin/sh instead. A
+     * file that cannot be read (mode 111) is left for the kernel to judge.
+     */
+    static boolean isProgram(Path file) {
+        byte[] start = new byte[4];
+        int read;
+        try (InputStream in = Files.newInputStream(file)) {
+            read = in.readNBytes(start, 0, 4);
+        } catch (IOException unreadable) {
+            return true;
+        }
+        boolean script = read >= 2 && start[0] == '#' && start[1] == '!';
+        boolean elf = read == 4 && start[0] == 0x7f && start[1] == 'E' && start[2] == 'L' && start[3] == 'F';
+        return script || elf;
     }
 }

@@ -121,6 +121,9 @@ public final class Supervisor {
     }
 
     private Result supervise(List<String> command) throws InterruptedException {
+        if (CommandLookup.find(command.get(0), path) instanceof CommandLookup.Failure failure) {
+            return notStarted(command.get(0), failure); // as the hand-over and the container runtime decide it
+        }
         Process child;
         try {
             child = new ProcessBuilder(command).inheritIO().start();

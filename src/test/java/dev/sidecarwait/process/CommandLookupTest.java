@@ -54,11 +54,23 @@ class CommandLookupTest {
 
     @Test
     void anExecutableThatStillFailedIs126WithTheRuntimesWordsInTheMessageOnly() throws IOException {
-        Path binary = Files.writeString(dir.resolve("broken"), "\0\0\0\0 not an executable format");
+        // An ELF header with nothing valid behind it: the lookup takes it for a program, the start fails.
+        Path binary = Files.writeString(dir.resolve("broken"), "\u007fELF and nothing a kernel could load");
         Files.setPosixFilePermissions(binary, PosixFilePermissions.fromString("rwxr-xr-x"));
         CommandLookup.Failure failure = CommandLookup.whyNotStarted("broken", dir.toString(),
                 new IOException("Exec format error"));
         assertEquals(126, failure.exitCode());
         assertTrue(failure.reason().startsWith("cannot execute (found as " + binary + "): Exec format error"), failure.reason());
+    }
+
+    @Test
+    void aFileThatIsNeitherElfNorAScriptIsNotAProgram() throws IOException {
+        Path text = Files.writeString(dir.resolve("text"), "echo no shebang\n");
+        Files.setPosixFilePermissions(text, PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertEquals(new CommandLookup.Failure(126, "cannot execute: exec format error"), CommandLookup.find(text.toString(), ""));
+        assertEquals(new CommandLookup.Failure(126, "cannot execute: exec format error"), CommandLookup.find("text", dir.toString()));
+        Files.writeString(text, "#!/bin/sh\necho\n");
+        assertTrue(CommandLookup.find("text", dir.toString()) instanceof CommandLookup.Found);
+        assertTrue(CommandLookup.find("/bin/sh", "") instanceof CommandLookup.Found, "an ELF binary");
     }
 }

@@ -90,6 +90,31 @@ class WrapperProcessTest {
         assertEquals("", denied.out());
     }
 
+    /** The JDK's launcher hands a file the kernel refuses (ENOEXEC) to /bin/sh; runc and the hand-over do not. */
+    @Test
+    void aFileThatIsNotAProgramIs126AndNoShellRunsIt() throws Exception {
+        Path garbage = dir.resolve("no-shebang");
+        Files.writeString(garbage, "echo a shell ran this\n");
+        Files.setPosixFilePermissions(garbage, PosixFilePermissions.fromString("rwxr-xr-x"));
+        SidecarWaitProcess.Result run = wrap(garbage.toString());
+        assertEquals(126, run.exit(), run.err());
+        assertEquals("", run.out(), "no shell ran it");
+        assertTrue(run.err().contains("\terror\t" + garbage + ": cannot execute: exec format error\n"), run.err());
+
+        Path script = dir.resolve("with-shebang");
+        Files.writeString(script, "#!/bin/sh\necho a script ran\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertEquals("a script ran\n", wrap(script.toString()).out());
+    }
+
+    @Test
+    void anEmptyCommandIsAUsageError() throws Exception {
+        SidecarWaitProcess.Result run = wrap("");
+        assertEquals(2, run.exit(), run.err());
+        assertEquals(1, run.err().lines().count(), run.err());
+        assertTrue(run.err().startsWith("sidecar-wait wait: the command after -- is empty ('')"), run.err());
+    }
+
     @Test
     void aCommandKilledBySignalNExitsWith128PlusN() throws Exception {
         assertEquals(137, wrap("sh", "-c", "kill -KILL $$").exit());
