@@ -11,6 +11,11 @@ final class AdminOption {
                     + "Env: SIDECAR_WAIT_ADMIN_URL. Default: the mesh's (istio: http://localhost:15000, envoy: http://localhost:9901, linkerd: none).")
     String adminUrl;
 
+    /** Whether the admin URL was given (flag or variable), rather than taken from the mesh preset. */
+    boolean given(Env env) {
+        return adminUrl != null || env.get("SIDECAR_WAIT_ADMIN_URL") != null;
+    }
+
     /** "--admin-url none" or "SIDECAR_WAIT_ADMIN_URL=none" when the admin API was turned off so; else null. */
     String turnedOffBy(Env env) {
         String value = adminUrl != null ? adminUrl.trim() : env.get("SIDECAR_WAIT_ADMIN_URL");

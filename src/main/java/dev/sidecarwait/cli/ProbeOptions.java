@@ -49,6 +49,11 @@ final class ProbeOptions {
         return fromEnv.isEmpty() ? List.of(Target.parse(meshOption.resolve(env).readyUrl)) : List.copyOf(new LinkedHashSet<>(fromEnv));
     }
 
+    /** Whether the admin URL was given rather than taken from the mesh preset. */
+    boolean adminUrlGiven(Env env) {
+        return admin.given(env);
+    }
+
     /** Null when there is no admin API to ask. */
     Target.Http adminUrl(Env env) {
         return admin.resolve(env, meshOption.resolve(env));

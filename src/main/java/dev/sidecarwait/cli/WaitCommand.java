@@ -290,8 +290,7 @@ final class WaitCommand implements Subcommand {
         boolean proxy = false;
         List<String> others = new ArrayList<>();
         for (Target target : targets) {
-            if (target instanceof Target.Http && List.of("localhost", "127.0.0.1", "::1").contains(target.host().toLowerCase(
-                    java.util.Locale.ROOT))) {
+            if (target.proxyEndpoint()) {
                 proxy = true;
             } else {
                 others.add(target.text());

@@ -26,7 +26,8 @@ public final class CheckReport {
         return results.stream().allMatch(ProbeResult::ready);
     }
 
-    public void printText(PrintStream out) {
+    /** {@code whole}: answers printed uncut (else the first 80 characters). */
+    public void printText(PrintStream out, boolean whole) {
         out.println(UtcTime.millis(at) + "  "
                 + (allReady() ? "ready" : "NOT READY"));
         for (ProbeResult result : results) {
@@ -39,11 +40,11 @@ public final class CheckReport {
             } else if (!result.ready()) {
                 parts.add(result.detail());
             } else {
-                parts.add(server ? abbreviate(result.bodyLine()) : "connected");
+                parts.add(server ? abbreviate(result.bodyLine(), whole) : "connected");
             }
             parts.add(result.latency().toMillis() + " ms");
             if (!server && !result.bodyLine().isEmpty()) {
-                parts.add("\"" + abbreviate(result.bodyLine()) + "\"");
+                parts.add("\"" + abbreviate(result.bodyLine(), whole) + "\"");
             }
             out.println("  " + String.join("  ", parts));
         }
@@ -91,7 +92,7 @@ public final class CheckReport {
                 + stats.getOrDefault(EnvoyAdmin.LDS, -1L) + ", workers started " + stats.getOrDefault(EnvoyAdmin.WORKERS, -1L);
     }
 
-    private static String abbreviate(String text) {
-        return text.length() <= 80 ? text : text.substring(0, 80) + "...";
+    private static String abbreviate(String text, boolean whole) {
+        return whole || text.length() <= 80 ? text : text.substring(0, 80) + "...";
     }
 }

@@ -24,6 +24,11 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
     /** "http", "tcp", or the server's protocol: for JSON output. */
     String kind();
 
+    /** An http:// URL on a loopback address, as the proxy's own readiness endpoints are; anything else is a dependency. */
+    default boolean proxyEndpoint() {
+        return this instanceof Http && List.of("localhost", "127.0.0.1", "::1").contains(host().toLowerCase(Locale.ROOT));
+    }
+
     record Http(String host, int port, String path, String text) implements Target {
         @Override
         public String kind() {

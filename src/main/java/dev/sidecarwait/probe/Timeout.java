@@ -21,6 +21,10 @@ public record Timeout(long millis, boolean overall) {
         return left.compareTo(requestTimeout) < 0 ? new Timeout(left.toMillis(), true) : of(requestTimeout);
     }
 
+    public Duration duration() {
+        return Duration.ofMillis(millis);
+    }
+
     ProbeFailure failure() {
         return new ProbeFailure(overall ? "no answer before the overall timeout" : "request timed out after " + millis + " ms");
     }

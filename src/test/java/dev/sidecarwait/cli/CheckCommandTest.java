@@ -7,6 +7,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
@@ -109,6 +110,43 @@ class CheckCommandTest {
                 + "\"state\":\"INITIALIZING\",\"stats\":{\"cluster_manager.cds.update_success\":1,"
                 + "\"listener_manager.lds.update_success\":0,\"listener_manager.workers_started\":0},"
                 + "\"explanation\":\"Envoy is up but has not received its listeners (LDS) from the control plane yet\"}"), json);
+    }
+
+    @Test
+    void aCheckOfDependenciesAloneDoesNotAskAnEnvoyItWasNotAskedAbout() {
+        Map<String, String> dependencyOnly = Map.of("SIDECAR_WAIT_URL", "tcp://127.0.0.1:1");
+        CliRun run = CliRun.run(dependencyOnly, "check");
+        assertEquals(1, run.exit());
+        assertTrue(!run.out().contains("envoy ") && !run.out().contains("admin API"), run.out());
+        CliRun verbose = CliRun.run(dependencyOnly, "check", "-v");
+        assertTrue(verbose.out().contains("envoy http://localhost:15000: Envoy's admin API at http://localhost:15000"), verbose.out());
+        envoyIs("LIVE", 1, 1, 1);
+        CliRun given = CliRun.run(Map.of("SIDECAR_WAIT_URL", "tcp://127.0.0.1:1", "SIDECAR_WAIT_ADMIN_URL",
+                "http://localhost:" + admin.getPort()), "check");
+        assertTrue(given.out().contains("state LIVE"), "an admin URL given is asked: " + given.out());
+    }
+
+    @Test
+    void quietPrintsNothingAndTheTimeoutEndsAWatch() {
+        agentAnswers(503, "");
+        envoyIs("INITIALIZING", 1, 0, 0);
+        CliRun quiet = CliRun.run(env, "check", "-q");
+        assertEquals(1, quiet.exit());
+        assertEquals("", quiet.out() + quiet.err());
+        CliRun watched = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                () -> CliRun.run(env, "check", "--watch", "--period", "100ms", "--timeout", "500ms"));
+        assertEquals(1, watched.exit(), "a watch that never sees ready ends at --timeout");
+        assertTrue(watched.out().lines().filter(line -> line.endsWith("Z  NOT READY")).count() >= 2, watched.out());
+        assertEquals(2, CliRun.run(env, "check", "-v", "-q").exit());
+    }
+
+    @Test
+    void verbosePrintsAnswersUncut() {
+        String longBody = "x".repeat(120);
+        agentAnswers(503, longBody);
+        envoyIs("LIVE", 1, 1, 1);
+        assertTrue(CliRun.run(env, "check", "-v").out().contains("\"" + longBody + "\""));
+        assertTrue(CliRun.run(env, "check").out().contains("\"" + "x".repeat(80) + "...\""));
     }
 
     @Test
