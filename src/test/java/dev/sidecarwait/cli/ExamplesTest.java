@@ -78,6 +78,88 @@ class ExamplesTest {
         }
     }
 
+    /**
+     * A pod has one proxy, so every sidecar-wait in it waits for the same mesh: a --mesh linkerd container in an Istio
+     * pod would wait its whole timeout for :4191 and crash-loop.
+     */
+    @Test
+    void everyPodWaitsForOneMeshOnly() throws IOException {
+        int pods = 0;
+        for (Map<?, ?> pod : podSpecs()) {
+            List<Invocation> found = new ArrayList<>();
+            collect("pod", pod, found);
+            java.util.Set<String> meshes = new java.util.TreeSet<>();
+            for (Invocation invocation : found) {
+                if (!invocation.args().get(0).equals("install")) {
+                    meshes.add(mesh(invocation.args()));
+                }
+            }
+            assertTrue(meshes.size() <= 1, "one mesh per pod, found " + meshes + " in " + found);
+            pods++;
+        }
+        assertTrue(pods >= 8, "looked at " + pods + " pods");
+    }
+
+    /** The sidecar is shared: in a Job's pod one container at most tells it to quit, or the first to finish cuts off the rest. */
+    @Test
+    void aJobsPodHasAtMostOneContainerThatQuitsTheSidecar() throws IOException {
+        for (Map<?, ?> pod : podSpecs()) {
+            if (!"Never".equals(pod.get("restartPolicy")) && !"OnFailure".equals(pod.get("restartPolicy"))) {
+                continue;
+            }
+            int quitting = 0;
+            for (Object container : (List<?>) pod.get("containers")) {
+                List<Invocation> found = new ArrayList<>();
+                collect("container", container, found);
+                if (found.stream().anyMatch(i -> i.args().get(0).equals("quit") || i.args().contains("--quit-sidecar")
+                        || i.args().stream().anyMatch(arg -> arg.startsWith("--quit-url")))) {
+                    quitting++;
+                }
+            }
+            assertTrue(quitting <= 1, quitting + " containers quit the shared sidecar in " + pod.get("containers"));
+        }
+    }
+
+    /** --mesh's value (either spelling), else the default, istio. */
+    private static String mesh(List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--")) {
+                break;
+            }
+            if (args.get(i).equals("--mesh") && i + 1 < args.size()) {
+                return args.get(i + 1);
+            }
+            if (args.get(i).startsWith("--mesh=")) {
+                return args.get(i).substring("--mesh=".length());
+            }
+        }
+        return "istio";
+    }
+
+    /** Every pod spec (a map with containers) in every example manifest. */
+    private static List<Map<?, ?>> podSpecs() throws IOException {
+        List<Map<?, ?>> pods = new ArrayList<>();
+        try (Stream<Path> files = Files.list(EXAMPLES)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                for (Object document : new Yaml().loadAll(Files.readString(file))) {
+                    podSpecs(document, pods);
+                }
+            }
+        }
+        return pods;
+    }
+
+    private static void podSpecs(Object node, List<Map<?, ?>> pods) {
+        if (node instanceof Map<?, ?> map) {
+            if (map.get("containers") instanceof List<?>) {
+                pods.add(map);
+            }
+            map.values().forEach(value -> podSpecs(value, pods));
+        } else if (node instanceof List<?> list) {
+            list.forEach(item -> podSpecs(item, pods));
+        }
+    }
+
     @Test
     void theCheckCatchesAFlagThatDoesNotExist() {
         List<Invocation> found = new ArrayList<>();
