@@ -51,6 +51,7 @@ public final class CommandTree {
             }
         });
         root.setCaseInsensitiveEnumValuesAllowed(true);
+        HelpLayout.apply(root);
         // Cli.run executes the command itself; picocli's default strategy would keep this JVM's System.out and err.
         root.setExecutionStrategy(CommandTree::notExecutedByPicocli);
         return root;

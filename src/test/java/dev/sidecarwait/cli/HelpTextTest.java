@@ -1,6 +1,7 @@
 package dev.sidecarwait.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,41 @@ class HelpTextTest {
             }
         }
         assertEquals(List.of(), broken, "paragraphs that end mid-sentence");
+    }
+
+    /**
+     * picocli wraps where java.text.BreakIterator allows, after "http:" and "-" too; the help is wrapped at spaces
+     * only, so every URL and path in any description, option or footer stands whole in the printed help, and no line
+     * is longer than 80 columns.
+     */
+    @Test
+    void noUrlOrPathIsSplitAndNoLineIsLongerThan80Columns() {
+        java.util.regex.Pattern token = java.util.regex.Pattern.compile("(?:[a-z]+://|/)[^\\s,;()]+");
+        List<String> split = new ArrayList<>();
+        CommandLine root = CommandTree.build();
+        List<CommandLine> commands = new ArrayList<>(List.of(root));
+        commands.addAll(root.getSubcommands().values());
+        int seen = 0;
+        for (CommandLine command : commands) {
+            CommandSpec spec = command.getCommandSpec();
+            String printed = command.getUsageMessage(CommandLine.Help.Ansi.OFF);
+            List<String> texts = new ArrayList<>(List.of(spec.usageMessage().description()));
+            texts.addAll(List.of(spec.usageMessage().footer()));
+            spec.options().forEach(option -> texts.addAll(List.of(option.description())));
+            for (String text : texts) {
+                java.util.regex.Matcher matcher = token.matcher(text);
+                while (matcher.find()) {
+                    String whole = matcher.group().replaceAll("[.:'\"]+$", "");
+                    seen++;
+                    if (!printed.contains(whole)) {
+                        split.add(spec.name() + ": " + whole);
+                    }
+                }
+            }
+            printed.lines().filter(line -> line.length() > 80).forEach(line -> split.add(spec.name() + ": too long: " + line));
+        }
+        assertEquals(List.of(), split);
+        assertTrue(seen > 30, "looked at " + seen + " URLs and paths");
     }
 
     /**
