@@ -88,7 +88,7 @@ final class WaitCommand implements Subcommand {
 
     @Option(names = "--period", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
             description = "Time between attempts, start to start; the first goes out at once. Env: SIDECAR_WAIT_PERIOD. "
-                    + "Default: 250ms (pilot-agent: 500ms; see README, Benchmark).")
+                    + "Default: 250ms (pilot-agent: 500ms; see docs/benchmark.md).")
     Duration period;
 
     @Option(names = "--periodMillis", paramLabel = "MILLIS",

@@ -50,32 +50,63 @@ class ExamplesTest {
     }
 
     @Test
-    void everyReadmeSnippetParses() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+    void everySnippetOfTheReadmeAndTheDocsParses() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> docs = Files.list(Path.of("docs"))) {
+            docs.filter(page -> page.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
         List<Invocation> found = new ArrayList<>();
-        Matcher yaml = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL).matcher(readme);
-        while (yaml.find()) {
-            for (Object document : new Yaml().loadAll(yaml.group(1))) {
-                collect("README.md yaml", document, found);
+        for (Path page : pages) {
+            String text = Files.readString(page);
+            Matcher yaml = Pattern.compile("```yaml\\n(.*?)```", Pattern.DOTALL).matcher(text);
+            while (yaml.find()) {
+                for (Object document : new Yaml().loadAll(yaml.group(1))) {
+                    collect(page + " yaml", document, found);
+                }
+            }
+            Matcher shell = Pattern.compile("```sh\\n(.*?)```", Pattern.DOTALL).matcher(text);
+            while (shell.find()) {
+                for (String line : shell.group(1).split("\\n")) {
+                    found.addAll(fromShell(page + " sh", line.replaceAll("\\s+#.*$", "")));
+                }
             }
         }
-        Matcher shell = Pattern.compile("```sh\\n(.*?)```", Pattern.DOTALL).matcher(readme);
-        while (shell.find()) {
-            for (String line : shell.group(1).split("\\n")) {
-                found.addAll(fromShell("README.md sh", line.replaceAll("\\s+#.*$", "")));
-            }
-        }
-        assertTrue(found.size() >= 14, "found only " + found.size() + " command lines in README.md");
+        assertTrue(found.size() >= 20, "found only " + found.size() + " command lines in README.md and docs/");
+        assertTrue(found.stream().filter(invocation -> invocation.where().startsWith("README.md")).count() >= 6,
+                "README.md shows one example per command");
         found.forEach(ExamplesTest::assertParses);
     }
 
     @Test
-    void everyExampleIsLinkedFromTheReadme() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+    void everyExampleIsLinkedFromTheKubernetesGuide() throws IOException {
+        String guide = Files.readString(Path.of("docs/kubernetes.md"));
         try (Stream<Path> files = Files.list(EXAMPLES)) {
-            files.forEach(file -> assertTrue(readme.contains("(examples/kubernetes/" + file.getFileName() + ")"),
-                    "README.md links " + file.getFileName()));
+            files.forEach(file -> assertTrue(guide.contains("(../examples/kubernetes/" + file.getFileName() + ")"),
+                    "docs/kubernetes.md links " + file.getFileName()));
         }
+    }
+
+    /** Every relative link in README.md and docs/ points at a file that exists. */
+    @Test
+    void everyRelativeLinkOfTheReadmeAndTheDocsLeadsSomewhere() throws IOException {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md")));
+        try (Stream<Path> docs = Files.list(Path.of("docs"))) {
+            docs.filter(page -> page.toString().endsWith(".md")).forEach(pages::add);
+        }
+        List<String> broken = new ArrayList<>();
+        int links = 0;
+        for (Path page : pages) {
+            Matcher link = Pattern.compile("\\]\\(([^)#:]+)(#[^)]*)?\\)").matcher(Files.readString(page));
+            while (link.find()) {
+                links++;
+                Path target = page.toAbsolutePath().getParent().resolve(link.group(1)).normalize();
+                if (!Files.exists(target)) {
+                    broken.add(page + ": " + link.group(1));
+                }
+            }
+        }
+        assertEquals(List.of(), broken);
+        assertTrue(links > 25, links + " links");
     }
 
     /**
