@@ -46,6 +46,8 @@ final class Converters {
         }
     }
 
+    // One class per word-valued setting, as picocli instantiates converters by class; each reads its values when it
+    // converts: an array of them held in a field would put run-time-initialized enums (Log.Format) in the image heap.
     static final class MeshChoice implements ITypeConverter<Mesh> {
         @Override
         public Mesh convert(String value) {
