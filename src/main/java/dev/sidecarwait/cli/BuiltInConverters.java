@@ -1,8 +1,6 @@
 package dev.sidecarwait.cli;
 
 import java.lang.reflect.Field;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine;
@@ -23,7 +21,7 @@ final class BuiltInConverters {
     /** Every parser in the tree keeps only the converters for String, Integer and Boolean (and int, boolean). */
     static CommandLine keepOnlyTheUsedOnes(CommandLine root) {
         Set<Class<?>> used = Set.of(String.class, Integer.class, int.class, Boolean.class, boolean.class);
-        for (CommandLine command : everyCommand(root)) {
+        for (CommandLine command : CommandTree.everyCommand(root)) {
             table(command).keySet().retainAll(used);
         }
         return root;
@@ -43,14 +41,5 @@ final class BuiltInConverters {
             throw new IllegalStateException("picocli " + CommandLine.VERSION + " no longer keeps its built-in converters in "
                     + "CommandLine.interpreter.converterRegistry; update cli/BuiltInConverters.java", e);
         }
-    }
-
-    /** The root, its subcommands, theirs, and so on. */
-    static List<CommandLine> everyCommand(CommandLine root) {
-        List<CommandLine> all = new ArrayList<>(List.of(root));
-        for (int i = 0; i < all.size(); i++) {
-            all.addAll(all.get(i).getSubcommands().values());
-        }
-        return all;
     }
 }

@@ -1,6 +1,8 @@
 package dev.sidecarwait.cli;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -55,6 +57,15 @@ public final class CommandTree {
         // Cli.run executes the command itself; picocli's default strategy would keep this JVM's System.out and err.
         root.setExecutionStrategy(CommandTree::notExecutedByPicocli);
         return root;
+    }
+
+    /** The root, its subcommands, theirs, and so on. */
+    static List<CommandLine> everyCommand(CommandLine root) {
+        List<CommandLine> all = new ArrayList<>(List.of(root));
+        for (int i = 0; i < all.size(); i++) {
+            all.addAll(all.get(i).getSubcommands().values());
+        }
+        return all;
     }
 
     private static int notExecutedByPicocli(CommandLine.ParseResult parsed) {

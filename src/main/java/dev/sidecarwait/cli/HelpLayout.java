@@ -22,7 +22,7 @@ final class HelpLayout {
 
     /** Lays out the help of {@code command} and of every command below it. */
     static void apply(CommandLine command) {
-        for (CommandLine each : BuiltInConverters.everyCommand(command)) {
+        for (CommandLine each : CommandTree.everyCommand(command)) {
             Map<String, IHelpSectionRenderer> sections = each.getHelpSectionMap();
             sections.put(UsageMessageSpec.SECTION_KEY_DESCRIPTION, help -> paragraphs(help.commandSpec().usageMessage().description(),
                     help.commandSpec().usageMessage().width()));
