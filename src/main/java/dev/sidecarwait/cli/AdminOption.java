@@ -1,5 +1,6 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.probe.Target;
 import picocli.CommandLine.Option;
 
@@ -8,32 +9,33 @@ final class AdminOption {
 
     @Option(names = "--admin-url", paramLabel = "URL|none",
             description = "Envoy's admin API (why the proxy is not ready; drain --source envoy); none to skip. "
-                    + "Env: SIDECAR_WAIT_ADMIN_URL. Default: the mesh's (istio: http://localhost:15000, envoy: http://localhost:9901, linkerd: none).")
+                    + "Env: SIDECAR_WAIT_ADMIN_URL. Default: the mesh's (istio: http://localhost:15000, envoy: "
+                    + "http://localhost:9901, linkerd and ambient: none).")
     String adminUrl;
 
-    /** Whether the admin URL was given (flag or variable), rather than taken from the mesh preset. */
-    boolean given(Env env) {
-        return adminUrl != null || env.get("SIDECAR_WAIT_ADMIN_URL") != null;
-    }
+    /**
+     * The admin URL as settled from the flag, else the variable. {@code given}: one of them was set; {@code url}
+     * is then null when it said none, and {@code turnedOffBy} says which ("--admin-url none").
+     */
+    record Setting(boolean given, Target.Http url, String turnedOffBy) {
 
-    /** "--admin-url none" or "SIDECAR_WAIT_ADMIN_URL=none" when the admin API was turned off so; else null. */
-    String turnedOffBy(Env env) {
-        String value = adminUrl != null ? adminUrl.trim() : env.get("SIDECAR_WAIT_ADMIN_URL");
-        if (value == null || !value.equalsIgnoreCase("none")) {
-            return null;
+        /** The given URL, else the mesh's; null when there is no admin API to ask. */
+        Target.Http forMesh(Mesh mesh) {
+            if (given) {
+                return url;
+            }
+            return mesh == null || mesh.adminUrl() == null ? null : (Target.Http) Target.parse(mesh.adminUrl());
         }
-        return adminUrl != null ? "--admin-url none" : "SIDECAR_WAIT_ADMIN_URL=none";
     }
 
-    /** Null when there is no admin API to ask. */
-    Target.Http resolve(Env env, Mesh mesh) {
+    Setting settle(Env env) {
         String source = adminUrl != null ? "--admin-url" : "SIDECAR_WAIT_ADMIN_URL";
         String value = adminUrl != null ? adminUrl.trim() : env.get("SIDECAR_WAIT_ADMIN_URL");
         if (value == null) {
-            return mesh.adminUrl == null ? null : (Target.Http) Target.parse(mesh.adminUrl);
+            return new Setting(false, null, null);
         }
         if (value.equalsIgnoreCase("none")) {
-            return null;
+            return new Setting(true, null, adminUrl != null ? "--admin-url none" : "SIDECAR_WAIT_ADMIN_URL=none");
         }
         Target target;
         try {
@@ -44,6 +46,6 @@ final class AdminOption {
         if (!(target instanceof Target.Http http)) {
             throw UsageError.invalid(source, "'" + Target.redacted(value) + "' is not an http:// URL");
         }
-        return http;
+        return new Setting(true, http, null);
     }
 }

@@ -1,11 +1,14 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.Detector;
+import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.output.CheckReport;
-import dev.sidecarwait.probe.EnvoyAdmin;
+import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.probe.Timeout;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +26,7 @@ import picocli.CommandLine.Option;
                 "Examples:",
                 "  kubectl exec POD -c istio-proxy -- /sidecar-wait/sidecar-wait check",
                 "  sidecar-wait check --mesh linkerd",
+                "  sidecar-wait check --mesh auto        # which data plane is in this pod?",
                 "  sidecar-wait check --watch           # again every second until ready",
                 "  sidecar-wait check --watch --timeout 2m -q || echo not ready",
                 "  sidecar-wait check --output json | jq .envoy.explanation"})
@@ -61,23 +65,40 @@ final class CheckCommand implements Subcommand {
             throw new UsageError("--verbose and --quiet cannot be used together");
         }
         Env env = new Env(context.env());
-        List<Target> targets = probe.targets(env);
+        MeshOption.Choice choice = probe.meshOption.resolve(env);
+        List<Target> given = probe.given(env);
+        ExpectedStatus status = probe.givenStatus(env);
+        AdminOption.Setting adminSetting = probe.admin.settle(env);
         Duration requestTimeout = probe.requestTimeout(env);
-        NetworkProber prober = new NetworkProber(context.clock(), probe.expectedStatus(env));
-        // Envoy is asked why only about Envoy: a check of dependencies alone has no proxy to explain, unless asked.
-        boolean askEnvoy = verbose || probe.adminUrlGiven(env) || targets.stream().anyMatch(Target::proxyEndpoint);
-        Target.Http admin = askEnvoy ? probe.adminUrl(env) : null;
+        Detector detector = new Detector(context.clock(), PodMesh.proc());
         EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
         long deadline = context.clock().nanoTime() + (timeout == null ? 0 : timeout.toNanos());
         while (true) {
             long start = context.clock().nanoTime();
+            PodMesh pod;
+            try {
+                pod = PodMesh.now(choice, detector); // again every look: a sidecar may bind its ports later
+            } catch (IOException e) {
+                context.err().println("Cannot tell which data plane this pod has (--mesh auto): cannot read the socket "
+                        + "table: " + e.getMessage());
+                return 1;
+            }
+            List<Target> targets = ProbeOptions.targets(given, pod.mesh());
+            NetworkProber prober = new NetworkProber(context.clock(), ProbeOptions.expectedStatus(status, pod.mesh()));
+            // Envoy is asked why only about Envoy: a check of dependencies alone has no proxy to explain, unless asked.
+            boolean askEnvoy = verbose || adminSetting.given() || targets.stream().anyMatch(Target::proxyEndpoint);
+            Target.Http admin = askEnvoy ? adminSetting.forMesh(pod.mesh()) : null;
             List<ProbeResult> results = new ArrayList<>();
             for (Target target : targets) {
-                results.add(prober.probe(target, within(requestTimeout, deadline - context.clock().nanoTime())));
+                ProbeResult result = prober.probe(target, within(requestTimeout, deadline - context.clock().nanoTime()));
+                String unanswered = pod.unanswered(result);
+                results.add(unanswered.isEmpty() ? result : new ProbeResult(result.target(), false, 0,
+                        result.detail() + unanswered, result.bodyLine(), result.latency()));
             }
             EnvoyAdmin.Diagnosis why = admin == null ? null
                     : envoy.diagnose(admin, within(requestTimeout, deadline - context.clock().nanoTime()).duration());
-            CheckReport report = new CheckReport(results, why, context.clock().now());
+            CheckReport report = new CheckReport(results, why, context.clock().now(),
+                    pod.detected() == null ? null : pod.detected().describe());
             if (quiet) {
                 // the exit code says it
             } else if (output == Output.JSON) {

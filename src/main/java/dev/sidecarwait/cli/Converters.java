@@ -48,10 +48,10 @@ final class Converters {
 
     // One class per word-valued setting, as picocli instantiates converters by class; each reads its values when it
     // converts: an array of them held in a field would put run-time-initialized enums (Log.Format) in the image heap.
-    static final class MeshChoice implements ITypeConverter<Mesh> {
+    static final class MeshChoice implements ITypeConverter<MeshOption.Choice> {
         @Override
-        public Mesh convert(String value) {
-            return choice(Mesh.values(), value);
+        public MeshOption.Choice convert(String value) {
+            return choice(MeshOption.Choice.values(), value);
         }
     }
 

@@ -1,12 +1,16 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.drain.DrainPolicy;
 import dev.sidecarwait.drain.Drainer;
 import dev.sidecarwait.drain.EnvoyConnections;
 import dev.sidecarwait.drain.Reading;
-import dev.sidecarwait.drain.ProcNetTcp;
+import dev.sidecarwait.mesh.Detector;
+import dev.sidecarwait.mesh.EnvoyListeners;
+import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.sockets.ProcNetTcp;
 import dev.sidecarwait.drain.SocketOwners;
-import dev.sidecarwait.drain.TcpSocket;
+import dev.sidecarwait.sockets.TcpSocket;
 import dev.sidecarwait.output.Elapsed;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.Target;
@@ -98,6 +102,12 @@ final class DrainCommand implements Subcommand {
                     + "what Istio's agent sends on SIGTERM): for plain Envoy, or a proxy whose agent does not.")
     boolean gracefulEnvoy;
 
+    @Option(names = "--graceful-envoy-after",
+            description = "Once drained, ask Envoy to drain its inbound listeners gracefully (the same POST): the "
+                    + "preStop for a native istio-proxy, with --port the app's port, so the proxy keeps carrying the "
+                    + "app's requests, and its outbound calls, until the app has let go (see docs/drain.md).")
+    boolean gracefulEnvoyAfter;
+
     @Mixin
     AdminOption admin;
 
@@ -110,9 +120,7 @@ final class DrainCommand implements Subcommand {
         Log log = logging.log(context, env);
         Set<Integer> portSet = ports("--port", ports);
         Set<Integer> excluded = ports("--exclude-port", excludePorts);
-        Mesh mesh = meshOption.resolve(env);
-        Set<String> processes = new LinkedHashSet<>(excludeProcesses == null ? mesh.proxyProcesses : excludeProcesses);
-        processes.removeIf(String::isBlank);
+        MeshOption.Choice choice = meshOption.resolve(env);
         Duration atLeast = min != null ? min : orDefault(env.parse("SIDECAR_WAIT_DRAIN_MIN", Durations::parse), Duration.ofSeconds(3));
         Duration atMost = Settings.duration("--timeout", timeout, null, null, null, env, "SIDECAR_WAIT_DRAIN_TIMEOUT", Duration.ofSeconds(30));
         Duration every = Settings.duration("--period", period, null, null, null, env, "SIDECAR_WAIT_DRAIN_PERIOD", Duration.ofSeconds(1));
@@ -120,20 +128,42 @@ final class DrainCommand implements Subcommand {
             throw new UsageError("--timeout (" + Durations.format(atMost) + ") must not be shorter than --min ("
                     + Durations.format(atLeast) + ")");
         }
+        if (gracefulEnvoy && gracefulEnvoyAfter) {
+            throw new UsageError("--graceful-envoy asks Envoy to drain first, --graceful-envoy-after once drained; give one");
+        }
         Source from = source != null ? source : orDefault(env.parse("SIDECAR_WAIT_DRAIN_SOURCE", value -> Choices.parse(Source.values(), value)), Source.PROC);
-        Target.Http adminUrl = admin.resolve(env, mesh);
-        boolean asksEnvoy = from != Source.PROC || gracefulEnvoy;
+        AdminOption.Setting adminSetting = admin.settle(env);
+
+        PodMesh pod;
+        try {
+            pod = PodMesh.now(choice, new Detector(context.clock(), proc));
+        } catch (IOException e) {
+            log.error("Cannot read the socket table under " + proc + ": " + e.getMessage());
+            return 1;
+        }
+        Mesh mesh = pod.mesh();
+        if (pod.detected() != null) {
+            log.info(pod.detectedLine(null));
+        }
+        Set<String> processes = new LinkedHashSet<>(excludeProcesses != null ? excludeProcesses
+                : mesh == null ? List.of() : mesh.proxyProcesses());
+        processes.removeIf(String::isBlank);
+        List<Integer> proxyPorts = mesh == null ? List.of() : mesh.proxyPorts();
+        Target.Http adminUrl = adminSetting.forMesh(mesh);
+        boolean asksEnvoy = from != Source.PROC || gracefulEnvoy || gracefulEnvoyAfter;
         if (asksEnvoy && adminUrl == null) {
-            String off = admin.turnedOffBy(env);
-            throw new UsageError((gracefulEnvoy ? "--graceful-envoy" : "--source " + from.name().toLowerCase(Locale.ROOT))
-                    + " needs Envoy's admin API, and " + (off != null ? off + " turns it off"
+            String off = adminSetting.turnedOffBy();
+            String asker = gracefulEnvoy ? "--graceful-envoy" : gracefulEnvoyAfter ? "--graceful-envoy-after"
+                    : "--source " + from.name().toLowerCase(Locale.ROOT);
+            throw new UsageError(asker + " needs Envoy's admin API, and " + (off != null ? off + " turns it off"
+                    : mesh == null ? "--mesh auto found no mesh in this pod"
                     : "the " + mesh.name().toLowerCase(Locale.ROOT) + " preset has none (its proxy is not Envoy)")
                     + "; give its URL with --admin-url");
         }
 
         ProcNetTcp table = new ProcNetTcp(proc);
         SocketOwners owners = new SocketOwners(proc);
-        DrainPolicy policy = new DrainPolicy(portSet, processes, new LinkedHashSet<>(mesh.proxyPorts), excluded);
+        DrainPolicy policy = new DrainPolicy(portSet, processes, new LinkedHashSet<>(proxyPorts), excluded);
         Drainer.Look sockets = () -> {
             try {
                 List<TcpSocket> all = table.read();
@@ -145,10 +175,11 @@ final class DrainCommand implements Subcommand {
         };
         String socketsRule = portSet.isEmpty() ? "no application socket is listening"
                 : "nothing is listening or connected on port " + portSet.stream().map(String::valueOf).collect(Collectors.joining(", "));
-        Set<Integer> meshOwn = new LinkedHashSet<>(mesh.proxyPorts);
+        Set<Integer> meshOwn = new LinkedHashSet<>(proxyPorts);
         meshOwn.retainAll(Set.of(15021, 15090)); // Istio's health and Prometheus listeners carry no app traffic
         meshOwn.addAll(excluded);
-        EnvoyConnections envoy = !asksEnvoy ? null : new EnvoyConnections(context.clock(), adminUrl,
+        EnvoyListeners listeners = adminUrl == null ? null : new EnvoyListeners(context.clock(), adminUrl, Duration.ofSeconds(1));
+        EnvoyConnections envoy = from == Source.PROC ? null : new EnvoyConnections(context.clock(), adminUrl,
                 Duration.ofSeconds(1), meshOwn, proc, processes, from == Source.BOTH ? Reading::clear : sockets, log::warn, log::info);
         String envoyRule = "Envoy's listeners at " + (adminUrl == null ? "" : adminUrl.text()) + " carry no downstream "
                 + "connection (admin and internal listeners" + (meshOwn.isEmpty() ? "" : " and those on port "
@@ -173,14 +204,10 @@ final class DrainCommand implements Subcommand {
         }
         log.info("Draining (source: " + from.name().toLowerCase(Locale.ROOT) + "): waiting until " + rule + "; at least "
                 + Durations.inSeconds(atLeast) + ", looking every " + Durations.inSeconds(every) + ", at most "
-                + Durations.inSeconds(atMost) + "...");
-        if (gracefulEnvoy) {
-            String answer = envoy.drainInboundListeners();
-            if (answer.startsWith("Asked")) {
-                log.info(answer);
-            } else {
-                log.warn(answer);
-            }
+                + Durations.inSeconds(atMost) + (gracefulEnvoyAfter ? "; then asking Envoy to drain its inbound listeners" : "")
+                + "...");
+        if (gracefulEnvoy && !said(listeners.drainInbound(), log)) {
+            log.debug("Draining all the same: Envoy's own drain was only a head start");
         }
         String[] said = {null};
         Drainer.Outcome outcome = new Drainer(context.clock(), look).drain(atLeast, atMost, every, reading -> {
@@ -199,10 +226,20 @@ final class DrainCommand implements Subcommand {
         if (outcome.drained()) {
             log.info("Drained after " + Elapsed.of(outcome.elapsed()) + ": "
                     + decided(from, envoy, adminUrl, socketsRule));
-            return 0;
+            return !gracefulEnvoyAfter || said(listeners.drainInbound(), log) ? 0 : 1;
         }
         log.error("Gave up after " + Elapsed.of(atMost) + "; still open: " + outcome.last());
         return 1;
+    }
+
+    /** Logs Envoy's answer to a drain request; whether it accepted. */
+    private static boolean said(EnvoyListeners.Answer answer, Log log) {
+        if (answer.accepted()) {
+            log.info(answer.words());
+        } else {
+            log.warn(answer.words());
+        }
+        return answer.accepted();
     }
 
     /** What the drain ended on, as it was decided: Envoy's counts, the pod's sockets in their stead, or both. */

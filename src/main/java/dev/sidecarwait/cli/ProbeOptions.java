@@ -1,5 +1,6 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
 import java.time.Duration;
@@ -40,23 +41,23 @@ final class ProbeOptions {
     @Mixin
     MeshOption meshOption;
 
-    /** The flags', else the variable's, else the mesh's; a URL given twice is one target. */
-    List<Target> targets(Env env) {
-        if (!urls.isEmpty()) {
-            return List.copyOf(new LinkedHashSet<>(urls));
+    /**
+     * The flags', else the variable's, else the mesh's readiness; a URL given twice is one target. Ambient has no
+     * proxy to ask, so ztunnel's listeners are awaited beside any URL given; with no mesh, only what was given.
+     */
+    static List<Target> targets(List<Target> given, Mesh mesh) {
+        List<Target> targets = new ArrayList<>();
+        if (mesh != null && (given.isEmpty() || mesh == Mesh.AMBIENT)) {
+            targets.add(mesh.readiness());
         }
-        List<Target> fromEnv = targetList(env, "SIDECAR_WAIT_URL");
-        return fromEnv.isEmpty() ? List.of(Target.parse(meshOption.resolve(env).readyUrl)) : List.copyOf(new LinkedHashSet<>(fromEnv));
+        targets.addAll(given);
+        return List.copyOf(targets);
     }
 
-    /** Whether the admin URL was given rather than taken from the mesh preset. */
-    boolean adminUrlGiven(Env env) {
-        return admin.given(env);
-    }
-
-    /** Null when there is no admin API to ask. */
-    Target.Http adminUrl(Env env) {
-        return admin.resolve(env, meshOption.resolve(env));
+    /** The --url flags', else SIDECAR_WAIT_URL's, without repeats; empty when neither is set. */
+    List<Target> given(Env env) {
+        List<Target> given = !urls.isEmpty() ? urls : targetList(env, "SIDECAR_WAIT_URL");
+        return List.copyOf(new LinkedHashSet<>(given));
     }
 
     /** A comma-separated list of targets from one environment variable; empty when unset. */
@@ -77,12 +78,13 @@ final class ProbeOptions {
         return targets == null ? List.of() : List.copyOf(targets);
     }
 
-    ExpectedStatus expectedStatus(Env env) {
-        if (expectStatus != null) {
-            return expectStatus;
-        }
-        ExpectedStatus fromEnv = env.parse("SIDECAR_WAIT_EXPECT_STATUS", ExpectedStatus::parse);
-        return fromEnv != null ? fromEnv : ExpectedStatus.parse(meshOption.resolve(env).expectStatus);
+    /** The flag's, else the variable's; null when neither is set, for the mesh's to apply. */
+    ExpectedStatus givenStatus(Env env) {
+        return expectStatus != null ? expectStatus : env.parse("SIDECAR_WAIT_EXPECT_STATUS", ExpectedStatus::parse);
+    }
+
+    static ExpectedStatus expectedStatus(ExpectedStatus given, Mesh mesh) {
+        return given != null ? given : ExpectedStatus.parse(mesh == null ? "200" : mesh.expectStatus());
     }
 
     Duration requestTimeout(Env env) {

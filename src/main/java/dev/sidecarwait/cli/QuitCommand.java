@@ -2,7 +2,9 @@ package dev.sidecarwait.cli;
 
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.Target;
-import dev.sidecarwait.process.SidecarQuit;
+import dev.sidecarwait.mesh.Detector;
+import dev.sidecarwait.mesh.SidecarQuit;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,10 +45,33 @@ final class QuitCommand implements Subcommand {
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
         List<Target> chosen = !urls.isEmpty() ? urls : ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL");
-        List<Target.Http> quitUrls = chosen.isEmpty()
-                ? List.of((Target.Http) Target.parse(meshOption.resolve(env).quitUrl))
-                : QuitOptions.httpOnly(urls.isEmpty() ? "SIDECAR_WAIT_QUIT_URL" : "--url", chosen);
+        List<Target.Http> given = QuitOptions.httpOnly(urls.isEmpty() ? "SIDECAR_WAIT_QUIT_URL" : "--url", chosen);
         Duration each = QuitOptions.timeout("--timeout", timeout, env);
-        return new SidecarQuit(context.clock(), log).post(quitUrls, each) ? 0 : 1;
+        MeshOption.Choice choice = meshOption.resolve(env);
+        List<Target.Http> quitUrls = given;
+        if (given.isEmpty()) {
+            PodMesh pod;
+            try {
+                pod = PodMesh.now(choice, new Detector(context.clock(), PodMesh.proc()));
+            } catch (IOException e) {
+                log.error("Cannot tell which data plane this pod has (--mesh auto): cannot read the socket table: "
+                        + e.getMessage());
+                return 1;
+            }
+            if (pod.detected() != null) {
+                log.info(pod.detectedLine(null));
+            }
+            if (pod.mesh() == null || pod.mesh().quitUrl() == null) {
+                if (pod.detected() != null) {
+                    log.info("Nothing to quit: " + (pod.mesh() == null ? "this pod has no mesh"
+                            : pod.mesh().title() + " has no proxy in the pod"));
+                    return 0;
+                }
+                throw new UsageError("nothing to quit with --mesh " + choice.name().toLowerCase(java.util.Locale.ROOT)
+                        + ": " + pod.mesh().title() + " has no proxy in the pod; give --url for another");
+            }
+            quitUrls = List.of((Target.Http) Target.parse(pod.mesh().quitUrl()));
+        }
+        return new SidecarQuit(context.clock(), log::info, log::warn).post(quitUrls, each) ? 0 : 1;
     }
 }

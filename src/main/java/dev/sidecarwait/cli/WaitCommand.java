@@ -1,10 +1,11 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.output.Awaited;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.output.TerminationLog;
 import dev.sidecarwait.output.WaitSummary;
-import dev.sidecarwait.probe.EnvoyAdmin;
+import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
@@ -13,7 +14,7 @@ import dev.sidecarwait.process.ChildSignaller;
 import dev.sidecarwait.process.ForwardedSignals;
 import dev.sidecarwait.process.Handover;
 import dev.sidecarwait.process.ProcessReplacer;
-import dev.sidecarwait.process.SidecarQuit;
+import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.process.Supervisor;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -134,36 +135,51 @@ final class WaitCommand implements Subcommand {
             description = "Do not wait when KUBERNETES_SERVICE_HOST is unset (a laptop, CI). Env: SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES.")
     boolean skipOutsideKubernetes;
 
+    @Option(names = "--detect-grace", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
+            description = "With --mesh auto: how long to look for a proxy's ports before concluding that the pod has "
+                    + "no mesh (a sidecar may bind them after the app starts); then the wait is skipped. "
+                    + "Env: SIDECAR_WAIT_DETECT_GRACE. Default: 5s.")
+    Duration detectGrace;
+
+    @Option(names = PostStartGuard.FLAG,
+            description = "Wait for ambient's ztunnel even outside the container's entrypoint (by default refused there: "
+                    + "in a postStart hook that wait deadlocks the pod). Env: " + PostStartGuard.VARIABLE + ".")
+    boolean allowPostStart;
+
     @Override
     public int run(Context context) throws Exception {
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
         TerminationLog termination = TerminationLogSetting.resolve(terminationLogPath, env);
-        return run(context, env, log, termination);
+        WaitPlan plan = settle(env);
+        return new WaitRun(context, log, termination, plan).run();
     }
 
-    /** What the wait step concluded, for the last line. {@code progress} is null when it did not probe. */
-    private record Ended(String verdict, Waiter.Outcome progress, String envoy, int exitCode) {
-    }
-
-    private int run(Context context, Env env, Log log, TerminationLog termination) throws Exception {
-        List<Target> targets = probe.targets(env);
-        Duration requestTimeout = probe.requestTimeout(env);
+    /** Flags, then the environment, then the defaults: every setting once, every usage error before anything runs. */
+    private WaitPlan settle(Env env) {
+        MeshOption.Choice mesh = probe.meshOption.resolve(env);
         Duration total = Settings.duration("--timeout", timeout, "--timeoutSeconds", timeoutSeconds, ChronoUnit.SECONDS,
                 env, "SIDECAR_WAIT_TIMEOUT", Duration.ofSeconds(60));
         Duration every = Settings.duration("--period", period, "--periodMillis", periodMillis, ChronoUnit.MILLIS,
                 env, "SIDECAR_WAIT_PERIOD", DEFAULT_PERIOD);
-        OnTimeout whenLate = onTimeout != null ? onTimeout : env.parse("SIDECAR_WAIT_ON_TIMEOUT", value -> Choices.parse(OnTimeout.values(), value));
-        boolean skipOutside = skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES");
-        boolean disabled = env.isTrue("SIDECAR_WAIT_DISABLED");
+        Duration grace = detectGrace != null ? detectGrace : env.parse("SIDECAR_WAIT_DETECT_GRACE", Durations::parse);
+        OnTimeout whenLate = onTimeout != null ? onTimeout
+                : env.parse("SIDECAR_WAIT_ON_TIMEOUT", value -> Choices.parse(OnTimeout.values(), value));
         Boolean supervised = supervise != null ? supervise
                 : env.get("SIDECAR_WAIT_SUPERVISE") == null ? null : env.isTrue("SIDECAR_WAIT_SUPERVISE");
         String supervisedBy = supervise != null ? (supervise ? "--supervise" : "--no-supervise")
                 : "SIDECAR_WAIT_SUPERVISE=" + env.get("SIDECAR_WAIT_SUPERVISE");
-        NetworkProber prober = new NetworkProber(context.clock(), probe.expectedStatus(env));
-        Target.Http admin = probe.adminUrl(env);
-        List<Target.Http> quit = quitUrls(env);
-        Duration quitEach = QuitOptions.timeout("--quit-timeout", quitTimeout, env);
+        List<Target.Http> quitGiven = QuitOptions.httpOnly("--quit-url", quitUrls);
+        if (quitGiven.isEmpty()) {
+            quitGiven = QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL"));
+        }
+        WaitPlan plan = new WaitPlan(mesh, grace != null ? grace : Duration.ofSeconds(5), probe.given(env),
+                probe.givenStatus(env), probe.admin.settle(env), probe.requestTimeout(env), total, every,
+                whenLate != null ? whenLate : OnTimeout.FAIL,
+                skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES"),
+                env.isTrue("SIDECAR_WAIT_DISABLED"), allowPostStart || env.isTrue(PostStartGuard.VARIABLE),
+                supervised, supervisedBy, quitGiven, quitSidecar,
+                QuitOptions.timeout("--quit-timeout", quitTimeout, env), List.copyOf(command));
         if (!command.isEmpty() && !spec.commandLine().getParseResult().originalArgs().contains("--")) {
             throw new UsageError("unexpected argument '" + command.get(0)
                     + "'; put the command to run after --, e.g. sidecar-wait wait -- start-app --flag");
@@ -172,145 +188,21 @@ final class WaitCommand implements Subcommand {
             throw new UsageError("the command after -- is empty ('" + command.get(0) + "'); give the program to run, "
                     + "e.g. sidecar-wait wait -- start-app --flag");
         }
-        if (command.isEmpty() && !quit.isEmpty()) {
+        if (command.isEmpty() && plan.quits()) {
             throw new UsageError("--quit-url and --quit-sidecar act when the command ends; give a command after --"
                     + " (or use 'sidecar-wait quit')");
         }
         if (command.isEmpty() && supervise != null) {
             throw new UsageError(supervisedBy + " is about the command after --, and there is none");
         }
-        if (Boolean.FALSE.equals(supervised) && !quit.isEmpty()) {
+        if (Boolean.FALSE.equals(supervised) && plan.quits()) {
             throw new UsageError(supervisedBy + " hands the process over to the command, so nothing can run after it: "
                     + "drop it, or drop --quit-url and --quit-sidecar");
         }
-
-        Awaited awaited = awaited(targets, probe.meshOption.resolve(env));
-        Waiter waiter = new Waiter(context.clock(), prober);
-        AtomicReference<Ended> ended = new AtomicReference<>();
-        Callable<Integer> waitStep = () -> {
-            if (disabled) {
-                log.info("SIDECAR_WAIT_DISABLED is true: not waiting for the proxy");
-                ended.set(new Ended("skipped: SIDECAR_WAIT_DISABLED is true", null, null, 0));
-            } else if (skipOutside && env.get("KUBERNETES_SERVICE_HOST") == null) {
-                log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
-                ended.set(new Ended("skipped: not in Kubernetes (KUBERNETES_SERVICE_HOST is unset)", null, null, 0));
-            } else {
-                ended.set(waitForTargets(context, log, waiter, admin, targets, awaited, total, every, requestTimeout,
-                        whenLate));
-            }
-            return ended.get().exitCode();
-        };
-        if (command.isEmpty()) {
-            int code = waitStep.call();
-            Ended how = ended.get();
-            finish(log, termination, how.verdict(), how.progress(), how.envoy(), null, code, code != 0);
-            return code;
+        if (quitSidecar && mesh == MeshOption.Choice.AMBIENT) {
+            throw new UsageError("--quit-sidecar has nothing to quit with --mesh ambient: ztunnel runs on the node, "
+                    + "not in the pod");
         }
-
-        ProcessReplacer replacer = context.process().replacer();
-        Handover after = Handover.decide(supervised, supervisedBy, !quit.isEmpty(), replacer);
-        if (after.warn()) {
-            log.warn(after.why());
-        } else {
-            log.debug(after.why());
-        }
-        Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"));
-        List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
-        log.debug("Signals passed on to the command: " + String.join(", ", trapped));
-        Supervisor.Result result = after.handOver()
-                ? supervisor.handOver(waitStep, command, replacer, () -> {
-                    Ended how = ended.get();
-                    log.info(WaitSummary.handedOver(how.verdict(), how.progress(), how.envoy(), command.get(0),
-                            ProcessHandle.current().pid()));
-                })
-                : supervisor.run(waitStep, command);
-        if (!quit.isEmpty()) {
-            new SidecarQuit(context.clock(), log).post(quit, quitEach);
-        }
-        Ended how = result.ending() == Supervisor.Ending.SIGNALLED_WHILE_WAITING || ended.get() == null
-                ? new Ended("NOT READY, stopped by a signal", waiter.progress(), null, result.exitCode()) : ended.get();
-        boolean waitFailed = result.ending() != Supervisor.Ending.COMMAND_EXITED && result.exitCode() != 0;
-        finish(log, termination, how.verdict(), how.progress(), how.envoy(), result.what(), result.exitCode(), waitFailed);
-        return result.exitCode();
-    }
-
-    /** The last line, every time; when the wait itself failed, also the termination message. */
-    private static void finish(Log log, TerminationLog termination, String verdict, Waiter.Outcome progress, String envoy,
-                               String command, int exitCode, boolean waitFailed) {
-        String summary = WaitSummary.line(verdict, progress, envoy, command, exitCode);
-        if (exitCode == 0) {
-            log.info(summary);
-        } else {
-            log.error(summary);
-        }
-        if (waitFailed) {
-            termination.write(summary, log::warn);
-        }
-    }
-
-    private Ended waitForTargets(Context context, Log log, Waiter waiter, Target.Http admin, List<Target> targets,
-                                 Awaited awaited, Duration total, Duration every, Duration requestTimeout, OnTimeout whenLate)
-            throws InterruptedException {
-        log.info(awaited.waiting(Durations.inSeconds(total)));
-        long deadline = context.clock().nanoTime() + total.toNanos();
-        EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
-        Waiter.Outcome outcome = waiter.await(targets, total, every, requestTimeout,
-                failed -> log.debug("Not ready yet: " + describe(failed) + explanation(context, envoy, admin, log, requestTimeout, deadline)));
-        if (outcome.ready()) {
-            log.info(awaited.ready());
-            return new Ended("ready", outcome, null, 0);
-        }
-        String message = awaited.timedOut(outcome.unready().stream().map(WaitCommand::describe)
-                .collect(Collectors.joining("; ")));
-        String why = null;
-        if (admin != null) {
-            EnvoyAdmin.Diagnosis diagnosis = envoy.diagnose(admin, requestTimeout.dividedBy(2));
-            why = diagnosis.reachable() ? "Envoy: " + diagnosis.explanation() : null;
-        }
-        if (whenLate == OnTimeout.CONTINUE) {
-            log.warn(message + " (continuing: --on-timeout continue)");
-            return new Ended("NOT READY before the timeout, continuing (--on-timeout continue)", outcome, why, 0);
-        }
-        log.error(message);
-        return new Ended("NOT READY before the timeout", outcome, why, 1);
-    }
-
-    /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */
-    private static String explanation(Context context, EnvoyAdmin envoy, Target.Http admin, Log log, Duration requestTimeout, long deadline) {
-        long left = deadline - context.clock().nanoTime();
-        if (admin == null || !log.isDebug() || left <= 0) {
-            return "";
-        }
-        Duration budget = Duration.ofNanos(Math.min(requestTimeout.toNanos(), left) / 2);
-        return " (" + envoy.diagnose(admin, budget).explanation() + ")";
-    }
-
-    /** The proxy's own readiness endpoints are HTTP on loopback; anything else is a dependency, named by its URL. */
-    private static Awaited awaited(List<Target> targets, Mesh mesh) {
-        boolean proxy = false;
-        List<String> others = new ArrayList<>();
-        for (Target target : targets) {
-            if (target.proxyEndpoint()) {
-                proxy = true;
-            } else {
-                others.add(target.text());
-            }
-        }
-        return new Awaited(proxy ? (mesh == Mesh.LINKERD ? "Linkerd proxy" : "Envoy proxy") : null, others);
-    }
-
-    private List<Target.Http> quitUrls(Env env) {
-        List<Target.Http> urls = new ArrayList<>(QuitOptions.httpOnly("--quit-url", quitUrls));
-        if (urls.isEmpty()) {
-            urls.addAll(QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL")));
-        }
-        if (quitSidecar) {
-            urls.add((Target.Http) Target.parse(probe.meshOption.resolve(env).quitUrl));
-        }
-        return urls;
-    }
-
-    private static String describe(ProbeResult result) {
-        return result.target().text() + ": " + result.detail();
+        return plan;
     }
 }

@@ -1,6 +1,6 @@
 package dev.sidecarwait.output;
 
-import dev.sidecarwait.probe.EnvoyAdmin;
+import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import java.io.PrintStream;
@@ -15,11 +15,14 @@ public final class CheckReport {
     private final List<ProbeResult> results;
     private final EnvoyAdmin.Diagnosis envoy;
     private final Instant at;
+    private final String dataPlane;
 
-    public CheckReport(List<ProbeResult> results, EnvoyAdmin.Diagnosis envoy, Instant at) {
+    /** {@code dataPlane}: what --mesh auto found, in words; null when the mesh was named. */
+    public CheckReport(List<ProbeResult> results, EnvoyAdmin.Diagnosis envoy, Instant at, String dataPlane) {
         this.results = results;
         this.envoy = envoy;
         this.at = at;
+        this.dataPlane = dataPlane;
     }
 
     public boolean allReady() {
@@ -30,6 +33,9 @@ public final class CheckReport {
     public void printText(PrintStream out, boolean whole) {
         out.println(UtcTime.millis(at) + "  "
                 + (allReady() ? "ready" : "NOT READY"));
+        if (dataPlane != null) {
+            out.println("  mesh " + dataPlane);
+        }
         for (ProbeResult result : results) {
             List<String> parts = new ArrayList<>();
             parts.add(result.ready() ? "ready    " : "NOT READY");
@@ -40,7 +46,8 @@ public final class CheckReport {
             } else if (!result.ready()) {
                 parts.add(result.detail());
             } else {
-                parts.add(server ? abbreviate(result.bodyLine(), whole) : "connected");
+                parts.add(server ? abbreviate(result.bodyLine(), whole)
+                        : result.target() instanceof Target.Listening ? "listening" : "connected");
             }
             parts.add(result.latency().toMillis() + " ms");
             if (!server && !result.bodyLine().isEmpty()) {
@@ -57,7 +64,11 @@ public final class CheckReport {
 
     public void printJson(PrintStream out) {
         StringBuilder json = new StringBuilder("{\"time\":").append(Json.quote(UtcTime.micros(at)))
-                .append(",\"ready\":").append(allReady()).append(",\"targets\":[");
+                .append(",\"ready\":").append(allReady());
+        if (dataPlane != null) {
+            json.append(",\"mesh\":").append(Json.quote(dataPlane));
+        }
+        json.append(",\"targets\":[");
         for (int i = 0; i < results.size(); i++) {
             ProbeResult result = results.get(i);
             json.append(i == 0 ? "" : ",").append("{\"url\":").append(Json.quote(result.target().text()))

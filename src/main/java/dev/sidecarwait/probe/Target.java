@@ -12,7 +12,7 @@ import java.util.Locale;
  * proxies' readiness ports are plain HTTP on localhost, a sidecar speaks TLS to the server on the app's
  * behalf, and TLS would double the size of the native binary.
  */
-public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
+public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, Target.Listening {
 
     String host();
 
@@ -48,6 +48,31 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server {
         @Override
         public String kind() {
             return protocol.scheme;
+        }
+    }
+
+    /**
+     * Ports that must have a listening socket in this pod's network namespace (read from /proc/net/tcp and tcp6,
+     * not connected to): sockets another process (ztunnel, on the node) opened in the pod. Not written as a URL.
+     */
+    record Listening(List<Integer> ports, String text) implements Target {
+        public Listening {
+            ports = List.copyOf(ports);
+        }
+
+        @Override
+        public String host() {
+            return "localhost";
+        }
+
+        @Override
+        public int port() {
+            return ports.get(0);
+        }
+
+        @Override
+        public String kind() {
+            return "sockets";
         }
     }
 

@@ -119,7 +119,7 @@ class BadInputTest {
     /** Every word-valued setting refuses in one wording, lower case as typed, whether a flag or its variable. */
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', value = {
-            "wait | --mesh | SIDECAR_WAIT_MESH | 'consul' is not istio, linkerd or envoy",
+            "wait | --mesh | SIDECAR_WAIT_MESH | 'consul' is not istio, linkerd, envoy, ambient or auto",
             "wait | --on-timeout | SIDECAR_WAIT_ON_TIMEOUT | 'consul' is not fail or continue",
             "wait | --log-format | SIDECAR_WAIT_LOG_FORMAT | 'consul' is not text or json",
             "drain | --source | SIDECAR_WAIT_DRAIN_SOURCE | 'consul' is not proc, envoy or both",

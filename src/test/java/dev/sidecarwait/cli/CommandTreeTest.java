@@ -192,7 +192,7 @@ class CommandTreeTest {
                 Map.entry("--url", "http://localhost:15020/healthz/ready"), Map.entry("--expect-status", "200-299"),
                 Map.entry("--request-timeout", "300ms"), Map.entry("--requestTimeoutMillis", "300"),
                 Map.entry("--admin-url", "http://localhost:15000"), Map.entry("--mesh", "linkerd"),
-                Map.entry("--timeout", "5s"), Map.entry("--timeoutSeconds", "5"), Map.entry("--period", "100ms"),
+                Map.entry("--timeout", "5s"), Map.entry("--timeoutSeconds", "5"), Map.entry("--period", "100ms"), Map.entry("--detect-grace", "2s"),
                 Map.entry("--periodMillis", "100"), Map.entry("--on-timeout", "continue"),
                 Map.entry("--quit-url", "http://localhost:15020/quitquitquit"), Map.entry("--quit-timeout", "2s"),
                 Map.entry("--termination-log", "/dev/termination-log"), Map.entry("--log-format", "json"),

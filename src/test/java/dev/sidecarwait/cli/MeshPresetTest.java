@@ -76,9 +76,9 @@ class MeshPresetTest {
     void anUnknownMeshIsAUsageError() {
         CliRun flag = CliRun.run(env, "wait", "--mesh", "consul");
         assertEquals(2, flag.exit());
-        assertTrue(flag.err().startsWith("sidecar-wait wait: invalid value for --mesh: 'consul' is not istio, linkerd or envoy"), flag.err());
+        assertTrue(flag.err().startsWith("sidecar-wait wait: invalid value for --mesh: 'consul' is not istio, linkerd, envoy, ambient or auto"), flag.err());
         CliRun variable = CliRun.run(Map.of("SIDECAR_WAIT_MESH", "kuma"), "check");
         assertEquals(2, variable.exit());
-        assertEquals("sidecar-wait check: invalid value for SIDECAR_WAIT_MESH: 'kuma' is not istio, linkerd or envoy\n", variable.err());
+        assertEquals("sidecar-wait check: invalid value for SIDECAR_WAIT_MESH: 'kuma' is not istio, linkerd, envoy, ambient or auto\n", variable.err());
     }
 }

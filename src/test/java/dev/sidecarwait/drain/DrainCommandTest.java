@@ -1,5 +1,8 @@
 package dev.sidecarwait.drain;
 
+import dev.sidecarwait.sockets.TcpState;
+import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.ProcNetTcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

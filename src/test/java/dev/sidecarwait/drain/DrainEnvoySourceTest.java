@@ -1,5 +1,6 @@
 package dev.sidecarwait.drain;
 
+import dev.sidecarwait.mesh.EnvoyListeners;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,9 +62,9 @@ class DrainEnvoySourceTest {
             requests.add(request);
             String body;
             int status = 200;
-            if (request.equals("GET " + EnvoyConnections.STATS)) {
+            if (request.equals("GET " + EnvoyListeners.STATS)) {
                 body = stats.apply(statsReads.incrementAndGet());
-            } else if (request.equals("POST " + EnvoyConnections.GRACEFUL_DRAIN)) {
+            } else if (request.equals("POST " + EnvoyListeners.GRACEFUL_DRAIN)) {
                 body = "OK\n";
             } else {
                 status = 404;
@@ -229,9 +230,57 @@ class DrainEnvoySourceTest {
         String url = startAdmin(read -> envoyStats(0));
         Run run = drain("--source", "envoy", "--admin-url", url, "--graceful-envoy", "--min", "0s");
         assertEquals(0, run.exit(), run.err());
-        assertEquals("POST " + EnvoyConnections.GRACEFUL_DRAIN, requests.get(0));
-        assertEquals("GET " + EnvoyConnections.STATS, requests.get(1));
+        assertEquals("POST " + EnvoyListeners.GRACEFUL_DRAIN, requests.get(0));
+        assertEquals("GET " + EnvoyListeners.STATS, requests.get(1));
         assertTrue(run.err().contains("\tinfo\tAsked Envoy to drain its inbound listeners gracefully"), run.err());
+    }
+
+    /**
+     * The preStop for a native istio-proxy: Envoy is asked nothing while the app still listens or holds a
+     * connection on its port (its requests, and its outbound calls, still need the proxy: istio/istio#60649,
+     * #51855); once the app has closed both, the inbound-only graceful drain, and only it, goes out.
+     */
+    @Test
+    void theNativeSidecarPreStopAsksEnvoyOnlyOnceTheAppHasLetGo() throws Exception {
+        String url = startAdmin(read -> envoyStats(0));
+        java.net.ServerSocket app = new java.net.ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+        java.net.Socket client = new java.net.Socket("127.0.0.1", app.getLocalPort());
+        java.net.Socket served = app.accept();
+        java.util.concurrent.atomic.AtomicLong letGoAt = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.CompletableFuture<Run> drained = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                drainCounting(app.getLocalPort(), "--port", Integer.toString(app.getLocalPort()), "--graceful-envoy-after",
+                        "--admin-url", url, "--min", "0s", "--period", "100ms", "--timeout", "20s"));
+        Thread.sleep(1500);
+        assertEquals(List.of(), requests, "Envoy is asked nothing while the app listens and serves");
+        app.close();
+        Thread.sleep(500);
+        assertEquals(List.of(), requests, "nor while a connection on the app's port is open");
+        letGoAt.set(System.nanoTime());
+        served.close();
+        client.close();
+        Run run = drained.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(0, run.exit(), run.err());
+        assertEquals(List.of("POST " + EnvoyListeners.GRACEFUL_DRAIN), requests, run.err());
+        assertTrue(run.err().contains("; then asking Envoy to drain its inbound listeners..."), run.err());
+        assertTrue(run.err().matches("(?s).*\tinfo\tDrained after .*\n.*\tinfo\tAsked Envoy to drain its inbound "
+                + "listeners gracefully \\(POST /drain_listeners\\?inboundonly&graceful: HTTP 200\\)\n.*"), run.err());
+    }
+
+    @Test
+    void aGracefulDrainEnvoyRefusesAfterwardsFailsThePreStop() throws Exception {
+        admin = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 50);
+        admin.createContext("/", exchange -> {
+            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
+        admin.start();
+        Run run = drain("--port", "1", "--graceful-envoy-after", "--admin-url", "http://127.0.0.1:" + admin.getAddress().getPort(),
+                "--min", "0s", "--period", "100ms");
+        assertEquals(1, run.exit(), run.err());
+        assertEquals(List.of("POST " + EnvoyListeners.GRACEFUL_DRAIN), requests);
+        assertTrue(run.err().contains("\twarn\tEnvoy refused to drain its inbound listeners: POST "
+                + EnvoyListeners.GRACEFUL_DRAIN + " answered HTTP 503"), run.err());
     }
 
     @Test
@@ -280,10 +329,10 @@ class DrainEnvoySourceTest {
 
     @Test
     void parsingKeepsOnlyApplicationListeners() {
-        assertEquals(Map.of("0.0.0.0_15006", 2L), EnvoyConnections.parse(envoyStats(2), Set.of(15021, 15090)));
+        assertEquals(Map.of("0.0.0.0_15006", 2L), EnvoyListeners.activeConnections(envoyStats(2), Set.of(15021, 15090)));
         assertEquals(Map.of("[__]_8080", 0L, "0.0.0.0_15001", 4L),
-                EnvoyConnections.parse("listener.[__]_8080.downstream_cx_active: 0\n"
+                EnvoyListeners.activeConnections("listener.[__]_8080.downstream_cx_active: 0\n"
                         + "listener.0.0.0.0_15001.downstream_cx_active: 4\nnot a stat line\n", Set.of()));
-        assertTrue(EnvoyConnections.parse("", Set.of()).isEmpty());
+        assertTrue(EnvoyListeners.activeConnections("", Set.of()).isEmpty());
     }
 }

@@ -1,5 +1,7 @@
 package dev.sidecarwait.drain;
 
+import dev.sidecarwait.sockets.TcpState;
+import dev.sidecarwait.sockets.TcpSocket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;

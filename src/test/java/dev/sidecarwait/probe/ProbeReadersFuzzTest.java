@@ -116,22 +116,6 @@ class ProbeReadersFuzzTest {
         within(() -> HpackHuffman.decode(block, 0, block.length));
     }
 
-    /**
-     * Envoy's admin API: /server_info's state and /stats' counts, and the explanation made of them; the input is
-     * the /server_info body, a NUL, the /stats body.
-     */
-    @FuzzTest(maxDuration = "15s")
-    void envoyAdminAnswer(byte[] input) {
-        String[] bodies = new String(input, StandardCharsets.UTF_8).split("\0", 2);
-        String serverInfo = bodies[0];
-        String stats = bodies.length > 1 ? bodies[1] : "";
-        String state = EnvoyAdmin.state(serverInfo);
-        Map<String, Long> counts = EnvoyAdmin.stats(stats);
-        if (EnvoyAdmin.explain(state, counts).isBlank()) {
-            throw new AssertionError("an explanation that says nothing");
-        }
-    }
-
     /** What a user or an environment variable gives as a target, and a Location header resolved against one. */
     @FuzzTest(maxDuration = "15s")
     void targetUrl(byte[] input) {

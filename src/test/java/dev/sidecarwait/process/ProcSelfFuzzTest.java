@@ -31,6 +31,16 @@ class ProcSelfFuzzTest {
         }
     }
 
+    /** A stat line as the postStart guard reads each parent's: a parent PID, or an IOException, nothing else. */
+    @FuzzTest(maxDuration = "15s")
+    void parentOfStat(byte[] input) {
+        try {
+            ParentChain.parentPid(new String(input, StandardCharsets.US_ASCII));
+        } catch (java.io.IOException notAStatLine) {
+            // said in words
+        }
+    }
+
     @FuzzTest(maxDuration = "15s")
     void cmdline(byte[] input) {
         List<byte[]> entries = RawArguments.split(input);

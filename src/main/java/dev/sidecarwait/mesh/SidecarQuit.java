@@ -1,13 +1,13 @@
-package dev.sidecarwait.process;
+package dev.sidecarwait.mesh;
 
 import dev.sidecarwait.Clock;
-import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.PlainHttp;
 import dev.sidecarwait.probe.ProbeFailure;
 import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.probe.Timeout;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Tells the sidecar to exit (Istio: POST /quitquitquit), so a Job's pod can finish once its command has.
@@ -19,11 +19,14 @@ public final class SidecarQuit {
     public static final String ISTIO_URL = "http://localhost:15020/quitquitquit";
 
     private final PlainHttp http;
-    private final Log log;
+    private final Consumer<String> info;
+    private final Consumer<String> warn;
 
-    public SidecarQuit(Clock clock, Log log) {
+    /** {@code info} hears what went as it should, {@code warn} what did not. */
+    public SidecarQuit(Clock clock, Consumer<String> info, Consumer<String> warn) {
         this.http = new PlainHttp(clock);
-        this.log = log;
+        this.info = info;
+        this.warn = warn;
     }
 
     /**
@@ -38,17 +41,17 @@ public final class SidecarQuit {
                 String answer = "POST " + url.text() + " answered HTTP " + response.status()
                         + (response.bodyLine().isEmpty() ? "" : " (" + response.bodyLine() + ")");
                 if (response.status() / 100 == 2) {
-                    log.info("Asked the sidecar to quit: " + answer);
+                    info.accept("Asked the sidecar to quit: " + answer);
                 } else {
-                    log.warn("The sidecar refused to quit: " + answer + "; " + remedy(response));
+                    warn.accept("The sidecar refused to quit: " + answer + "; " + remedy(response));
                     allDone = false;
                 }
             } catch (ProbeFailure failure) {
                 if (failure.getMessage().equals("connection refused")) {
-                    log.info("The sidecar is already gone: POST " + url.text() + ": connection refused (nothing to quit; "
+                    info.accept("The sidecar is already gone: POST " + url.text() + ": connection refused (nothing to quit; "
                             + "a Kubernetes native sidecar needs no quit, or check the URL)");
                 } else {
-                    log.warn("Could not ask the sidecar to quit: POST " + url.text() + ": " + failure.getMessage());
+                    warn.accept("Could not ask the sidecar to quit: POST " + url.text() + ": " + failure.getMessage());
                     allDone = false;
                 }
             }

@@ -1,4 +1,4 @@
-package dev.sidecarwait.drain;
+package dev.sidecarwait.sockets;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.sidecarwait.drain;
+package dev.sidecarwait.sockets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,6 +1,10 @@
-package dev.sidecarwait.probe;
+package dev.sidecarwait.mesh;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.probe.PlainHttp;
+import dev.sidecarwait.probe.ProbeFailure;
+import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.probe.Timeout;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

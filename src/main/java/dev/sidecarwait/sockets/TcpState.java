@@ -1,4 +1,4 @@
-package dev.sidecarwait.drain;
+package dev.sidecarwait.sockets;
 
 /** The kernel's TCP states, by the hex code /proc/net/tcp shows in its "st" column (include/net/tcp_states.h). */
 public enum TcpState {

@@ -1,0 +1,56 @@
+package dev.sidecarwait.cli;
+
+import dev.sidecarwait.mesh.Detection;
+import dev.sidecarwait.mesh.Detector;
+import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.probe.ProbeResult;
+import dev.sidecarwait.probe.Target;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The data plane a command works with: the one --mesh names, or for auto the one the pod's socket table shows.
+ *
+ * @param mesh null when auto found none
+ * @param detected null when --mesh (or SIDECAR_WAIT_MESH) named it
+ */
+record PodMesh(Mesh mesh, Detection detected) {
+
+    /** Where the pod's processes and sockets are read. */
+    static Path proc() {
+        return Path.of("/proc");
+    }
+
+    /** For one look (check, drain, quit): auto decides from the socket table as it is now. */
+    static PodMesh now(MeshOption.Choice choice, Detector detector) throws IOException {
+        return choice == MeshOption.Choice.AUTO ? of(detector.now()) : new PodMesh(choice.preset(), null);
+    }
+
+    static PodMesh of(Detection detection) {
+        return new PodMesh(detection.mesh(), detection);
+    }
+
+    /** The line that says what auto found, from which ports; null when the mesh was named. */
+    String detectedLine(Duration lookedFor) {
+        if (detected == null) {
+            return null;
+        }
+        return "Data plane (--mesh auto): " + detected.describe()
+                + (detected.none() && lookedFor != null ? ", after looking for " + Durations.inSeconds(lookedFor) : "");
+    }
+
+    /**
+     * A failed look at the proxy's own endpoint whose port the socket table shows listening: say that the port
+     * is there and did not answer (Istio may stop app containers from reaching its ports, istio/istio#61864).
+     */
+    String unanswered(ProbeResult result) {
+        Target target = result.target();
+        if (detected == null || result.ready() || result.status() != 0 || !target.proxyEndpoint()
+                || !detected.ports().contains(target.port())) {
+            return "";
+        }
+        return " (port " + target.port() + " is listening in this pod but did not answer: the mesh may keep app "
+                + "containers from its ports, istio/istio#61864)";
+    }
+}

@@ -1,0 +1,46 @@
+package dev.sidecarwait.cli;
+
+import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.probe.ExpectedStatus;
+import dev.sidecarwait.probe.Target;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything one wait does, settled once from the flags, then the environment, then the defaults. What the
+ * mesh decides (readiness target, status, admin API, quit URL) is applied to the mesh named, or for --mesh auto
+ * to the one found, by the methods below: a setting given always wins over the mesh's.
+ */
+record WaitPlan(MeshOption.Choice mesh, Duration detectGrace, List<Target> given, ExpectedStatus givenStatus,
+                AdminOption.Setting admin, Duration requestTimeout, Duration total, Duration every,
+                WaitCommand.OnTimeout whenLate, boolean skipOutside, boolean disabled, boolean allowPostStart,
+                Boolean supervised, String supervisedBy, List<Target.Http> quitGiven, boolean quitSidecar,
+                Duration quitEach, List<String> command) {
+
+    List<Target> targets(Mesh found) {
+        return ProbeOptions.targets(given, found);
+    }
+
+    ExpectedStatus expected(Mesh found) {
+        return ProbeOptions.expectedStatus(givenStatus, found);
+    }
+
+    Target.Http adminUrl(Mesh found) {
+        return admin.forMesh(found);
+    }
+
+    /** Whether anything is to be POSTed after the command: that rules out the hand-over. */
+    boolean quits() {
+        return !quitGiven.isEmpty() || quitSidecar;
+    }
+
+    /** The quit URLs given, and with --quit-sidecar the mesh's, where it has a proxy in the pod to quit. */
+    List<Target.Http> quitUrls(Mesh found) {
+        List<Target.Http> urls = new ArrayList<>(quitGiven);
+        if (quitSidecar && found != null && found.quitUrl() != null) {
+            urls.add((Target.Http) Target.parse(found.quitUrl()));
+        }
+        return urls;
+    }
+}

@@ -1,0 +1,236 @@
+package dev.sidecarwait.cli;
+
+import dev.sidecarwait.mesh.Detector;
+import dev.sidecarwait.mesh.EnvoyAdmin;
+import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.mesh.SidecarQuit;
+import dev.sidecarwait.output.Awaited;
+import dev.sidecarwait.output.Log;
+import dev.sidecarwait.output.TerminationLog;
+import dev.sidecarwait.output.WaitSummary;
+import dev.sidecarwait.probe.NetworkProber;
+import dev.sidecarwait.probe.ProbeResult;
+import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.probe.Waiter;
+import dev.sidecarwait.process.ChildSignaller;
+import dev.sidecarwait.process.ForwardedSignals;
+import dev.sidecarwait.process.Handover;
+import dev.sidecarwait.process.ParentChain;
+import dev.sidecarwait.process.ProcessReplacer;
+import dev.sidecarwait.process.Supervisor;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+/** Runs a settled {@link WaitPlan}: find the data plane (auto), wait, then run or hand over to the command. */
+final class WaitRun {
+
+    /** What the wait step concluded, for the last line. {@code progress} is null when it did not probe. */
+    private record Ended(String verdict, Waiter.Outcome progress, String envoy, int exitCode) {
+    }
+
+    private final Context context;
+    private final Env env;
+    private final Log log;
+    private final TerminationLog termination;
+    private final WaitPlan plan;
+    private final AtomicReference<Ended> ended = new AtomicReference<>();
+    private final AtomicReference<PodMesh> pod = new AtomicReference<>();
+    private volatile Waiter waiter; // read by the thread a signal ends the wait on
+
+    WaitRun(Context context, Log log, TerminationLog termination, WaitPlan plan) {
+        this.context = context;
+        this.env = new Env(context.env());
+        this.log = log;
+        this.termination = termination;
+        this.plan = plan;
+    }
+
+    int run() throws Exception {
+        if (plan.mesh() == MeshOption.Choice.AMBIENT && !plan.disabled() && !skippedOutside() && !plan.allowPostStart()) {
+            PostStartGuard.check(new ParentChain(PodMesh.proc()));
+        }
+        Callable<Integer> waitStep = () -> {
+            ended.set(waitStep());
+            return ended.get().exitCode();
+        };
+        if (plan.command().isEmpty()) {
+            int code = waitStep.call();
+            Ended how = ended.get();
+            finish(how.verdict(), how.progress(), how.envoy(), null, code, code != 0);
+            return code;
+        }
+
+        ProcessReplacer replacer = context.process().replacer();
+        Handover after = Handover.decide(plan.supervised(), plan.supervisedBy(), plan.quits(), replacer);
+        if (after.warn()) {
+            log.warn(after.why());
+        } else {
+            log.debug(after.why());
+        }
+        Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"));
+        List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
+        log.debug("Signals passed on to the command: " + String.join(", ", trapped));
+        List<String> command = plan.command();
+        Supervisor.Result result = after.handOver()
+                ? supervisor.handOver(waitStep, command, replacer, () -> {
+                    Ended how = ended.get();
+                    log.info(WaitSummary.handedOver(how.verdict(), how.progress(), how.envoy(), command.get(0),
+                            ProcessHandle.current().pid()));
+                })
+                : supervisor.run(waitStep, command);
+        if (plan.quits()) {
+            quit();
+        }
+        Ended how = result.ending() == Supervisor.Ending.SIGNALLED_WHILE_WAITING || ended.get() == null
+                ? new Ended("NOT READY, stopped by a signal", waiter == null ? null : waiter.progress(), null, result.exitCode())
+                : ended.get();
+        boolean waitFailed = result.ending() != Supervisor.Ending.COMMAND_EXITED && result.exitCode() != 0;
+        finish(how.verdict(), how.progress(), how.envoy(), result.what(), result.exitCode(), waitFailed);
+        return result.exitCode();
+    }
+
+    private boolean skippedOutside() {
+        return plan.skipOutside() && env.get("KUBERNETES_SERVICE_HOST") == null;
+    }
+
+    private Ended waitStep() throws InterruptedException {
+        if (plan.disabled()) {
+            log.info("SIDECAR_WAIT_DISABLED is true: not waiting for the proxy");
+            return new Ended("skipped: SIDECAR_WAIT_DISABLED is true", null, null, 0);
+        }
+        if (skippedOutside()) {
+            log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
+            return new Ended("skipped: not in Kubernetes (KUBERNETES_SERVICE_HOST is unset)", null, null, 0);
+        }
+        PodMesh found;
+        if (plan.mesh() == MeshOption.Choice.AUTO) {
+            try {
+                found = PodMesh.of(new Detector(context.clock(), PodMesh.proc()).within(plan.detectGrace(), plan.every()));
+            } catch (IOException e) {
+                log.error("Cannot tell which data plane this pod has (--mesh auto): cannot read the socket table: "
+                        + e.getMessage());
+                return new Ended("NOT READY: the socket table cannot be read", null, null, 1);
+            }
+            pod.set(found);
+            if (found.mesh() == Mesh.AMBIENT && !plan.allowPostStart()) {
+                try {
+                    PostStartGuard.check(new ParentChain(PodMesh.proc()));
+                } catch (UsageError refused) {
+                    log.error(found.detectedLine(null) + "; " + refused.getMessage());
+                    return new Ended("refused: an ambient wait outside the entrypoint deadlocks the pod", null, null, 2);
+                }
+            }
+            if (found.mesh() == null && plan.given().isEmpty()) {
+                log.info(found.detectedLine(plan.detectGrace()) + ": not waiting for a proxy");
+                return new Ended("skipped: no mesh in this pod", null, null, 0);
+            }
+            log.info(found.detectedLine(plan.detectGrace()) + (found.mesh() == null ? ": waiting for the dependencies only" : ""));
+        } else {
+            found = new PodMesh(plan.mesh().preset(), null);
+            pod.set(found);
+        }
+        return waitForTargets(found);
+    }
+
+    private Ended waitForTargets(PodMesh found) throws InterruptedException {
+        List<Target> targets = plan.targets(found.mesh());
+        Target.Http admin = plan.adminUrl(found.mesh());
+        Duration requestTimeout = plan.requestTimeout();
+        Awaited awaited = awaited(targets, found.mesh());
+        waiter = new Waiter(context.clock(), new NetworkProber(context.clock(), plan.expected(found.mesh())));
+        log.info(awaited.waiting(Durations.inSeconds(plan.total())) + proves(found.mesh(), targets));
+        long deadline = context.clock().nanoTime() + plan.total().toNanos();
+        EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
+        Waiter.Outcome outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,
+                failed -> log.debug("Not ready yet: " + describe(failed, found)
+                        + explanation(envoy, admin, requestTimeout, deadline)));
+        if (outcome.ready()) {
+            log.info(awaited.ready());
+            return new Ended("ready", outcome, null, 0);
+        }
+        String message = awaited.timedOut(outcome.unready().stream().map(result -> describe(result, found))
+                .collect(Collectors.joining("; ")));
+        String why = null;
+        if (admin != null) {
+            EnvoyAdmin.Diagnosis diagnosis = envoy.diagnose(admin, requestTimeout.dividedBy(2));
+            why = diagnosis.reachable() ? "Envoy: " + diagnosis.explanation() : null;
+        }
+        if (plan.whenLate() == WaitCommand.OnTimeout.CONTINUE) {
+            log.warn(message + " (continuing: --on-timeout continue)");
+            return new Ended("NOT READY before the timeout, continuing (--on-timeout continue)", outcome, why, 0);
+        }
+        log.error(message);
+        return new Ended("NOT READY before the timeout", outcome, why, 1);
+    }
+
+    /** Ambient without a dependency: say what ztunnel's sockets prove, and how to prove the path. */
+    private static String proves(Mesh mesh, List<Target> targets) {
+        if (mesh != Mesh.AMBIENT || targets.size() > 1) {
+            return "";
+        }
+        return " Its sockets prove that this pod's traffic is redirected to ztunnel, not that ztunnel has this "
+                + "workload's certificate: to prove the path, add a dependency (--url postgres://db:5432, redis://cache:6379), "
+                + "which only the real server can answer.";
+    }
+
+    /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */
+    private String explanation(EnvoyAdmin envoy, Target.Http admin, Duration requestTimeout, long deadline) {
+        long left = deadline - context.clock().nanoTime();
+        if (admin == null || !log.isDebug() || left <= 0) {
+            return "";
+        }
+        Duration budget = Duration.ofNanos(Math.min(requestTimeout.toNanos(), left) / 2);
+        return " (" + envoy.diagnose(admin, budget).explanation() + ")";
+    }
+
+    private void quit() {
+        PodMesh found = pod.get();
+        Mesh mesh = found == null ? plan.mesh().preset() : found.mesh();
+        List<Target.Http> urls = plan.quitUrls(mesh);
+        if (plan.quitSidecar() && (mesh == null || mesh.quitUrl() == null)) {
+            log.info("--quit-sidecar: nothing to quit, " + (mesh == null ? "this pod has no mesh" : mesh.title()
+                    + " has no proxy in the pod"));
+        }
+        if (!urls.isEmpty()) {
+            new SidecarQuit(context.clock(), log::info, log::warn).post(urls, plan.quitEach());
+        }
+    }
+
+    /** The last line, every time; when the wait itself failed, also the termination message. */
+    private void finish(String verdict, Waiter.Outcome progress, String envoy, String command, int exitCode, boolean waitFailed) {
+        String summary = WaitSummary.line(verdict, progress, envoy, command, exitCode);
+        if (exitCode == 0) {
+            log.info(summary);
+        } else {
+            log.error(summary);
+        }
+        if (waitFailed) {
+            termination.write(summary, log::warn);
+        }
+    }
+
+    /** The proxy's own readiness endpoints are HTTP on loopback; anything else is a dependency, named by its URL. */
+    private static Awaited awaited(List<Target> targets, Mesh mesh) {
+        String proxy = null;
+        List<String> others = new ArrayList<>();
+        for (Target target : targets) {
+            if (target instanceof Target.Listening) {
+                proxy = target.text();
+            } else if (target.proxyEndpoint()) {
+                proxy = mesh == Mesh.LINKERD ? "Linkerd proxy" : "Envoy proxy";
+            } else {
+                others.add(target.text());
+            }
+        }
+        return new Awaited(proxy, others);
+    }
+
+    private static String describe(ProbeResult result, PodMesh found) {
+        return result.target().text() + ": " + result.detail() + found.unanswered(result);
+    }
+}
