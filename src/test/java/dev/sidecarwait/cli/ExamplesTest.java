@@ -151,6 +151,42 @@ class ExamplesTest {
         }
     }
 
+    /**
+     * Istio's documented override (a container named istio-proxy in the pod, laid over the injected one) replaces
+     * the native proxy's preStop with a drain that holds for the app's own port, then asks Envoy; only in a pod
+     * pinned to native mode, where istio-proxy is an init container that keeps running.
+     */
+    @Test
+    void theNativeIstioProxyPreStopOverridesTheInjectedHookAndHoldsForTheAppsPort() throws IOException {
+        Map<?, ?> pod = null;
+        Map<?, ?> metadata = null;
+        for (Object document : new Yaml().loadAll(Files.readString(EXAMPLES.resolve("native-istio-proxy-prestop.yaml")))) {
+            Map<?, ?> template = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) document).get("spec")).get("template");
+            pod = (Map<?, ?>) template.get("spec");
+            metadata = (Map<?, ?>) template.get("metadata");
+        }
+        assertEquals("true", ((Map<?, ?>) metadata.get("annotations")).get("sidecar.istio.io/nativeSidecar"));
+        Map<?, ?> proxy = ((List<?>) pod.get("initContainers")).stream().map(c -> (Map<?, ?>) c)
+                .filter(c -> "istio-proxy".equals(c.get("name"))).findFirst().orElseThrow();
+        assertEquals("auto", proxy.get("image"), "Istio's own image, chosen at injection");
+        assertEquals("Always", proxy.get("restartPolicy"), "a native sidecar: lifecycle is allowed on no other init container");
+        List<?> preStop = (List<?>) ((Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) proxy.get("lifecycle")).get("preStop")).get("exec")).get("command");
+        List<String> args = preStop.subList(1, preStop.size()).stream().map(String::valueOf).toList();
+        assertEquals("drain", args.get(0));
+        assertTrue(args.contains("--graceful-envoy-after"), args.toString());
+        String port = args.get(args.indexOf("--port") + 1);
+        List<String> appPorts = ((List<?>) pod.get("containers")).stream()
+                .map(c -> ((Map<?, ?>) c).get("ports")).filter(List.class::isInstance)
+                .flatMap(ports -> ((List<?>) ports).stream())
+                .map(p -> String.valueOf(((Map<?, ?>) p).get("containerPort"))).toList();
+        assertTrue(appPorts.contains(port), "drain holds for the app's own port " + appPorts + ", not " + port);
+        long timeout = Durations.parse(args.get(args.indexOf("--timeout") + 1)).toSeconds();
+        assertTrue(timeout < ((Number) pod.get("terminationGracePeriodSeconds")).longValue(), "the drain ends inside the grace period");
+        String binary = String.valueOf(preStop.get(0));
+        assertTrue(((List<?>) proxy.get("volumeMounts")).stream().map(m -> String.valueOf(((Map<?, ?>) m).get("mountPath")))
+                .anyMatch(path -> binary.startsWith(path + "/")), "the binary is mounted into istio-proxy: " + binary);
+    }
+
     /** --mesh's value (either spelling), else the default, istio. */
     private static String mesh(List<String> args) {
         for (int i = 0; i < args.size(); i++) {
