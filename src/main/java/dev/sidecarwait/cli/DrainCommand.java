@@ -1,19 +1,18 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.drain.DrainPolicy;
 import dev.sidecarwait.drain.Drainer;
 import dev.sidecarwait.drain.EnvoyConnections;
 import dev.sidecarwait.drain.Reading;
+import dev.sidecarwait.drain.SocketOwners;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.EnvoyListeners;
 import dev.sidecarwait.mesh.Mesh;
-import dev.sidecarwait.sockets.ProcNetTcp;
-import dev.sidecarwait.drain.SocketOwners;
-import dev.sidecarwait.sockets.TcpSocket;
 import dev.sidecarwait.output.Elapsed;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.sockets.ProcNetTcp;
+import dev.sidecarwait.sockets.TcpSocket;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.output.Log;
-import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.SidecarQuit;
+import dev.sidecarwait.output.Log;
+import dev.sidecarwait.probe.Target;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,11 +1,12 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.output.Awaited;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.output.TerminationLog;
 import dev.sidecarwait.output.WaitSummary;
-import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
@@ -14,7 +15,6 @@ import dev.sidecarwait.process.ChildSignaller;
 import dev.sidecarwait.process.ForwardedSignals;
 import dev.sidecarwait.process.Handover;
 import dev.sidecarwait.process.ProcessReplacer;
-import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.process.Supervisor;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;

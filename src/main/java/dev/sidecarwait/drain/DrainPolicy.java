@@ -1,7 +1,7 @@
 package dev.sidecarwait.drain;
 
-import dev.sidecarwait.sockets.TcpState;
 import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpState;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,14 +1,14 @@
 package dev.sidecarwait.drain;
 
-import dev.sidecarwait.sockets.TcpState;
-import dev.sidecarwait.sockets.TcpSocket;
-import dev.sidecarwait.sockets.ProcNetTcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.cli.Cli;
 import dev.sidecarwait.cli.Context;
+import dev.sidecarwait.sockets.ProcNetTcp;
+import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpState;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,6 +1,5 @@
 package dev.sidecarwait.drain;
 
-import dev.sidecarwait.mesh.EnvoyListeners;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.cli.Cli;
 import dev.sidecarwait.cli.Context;
+import dev.sidecarwait.mesh.EnvoyListeners;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

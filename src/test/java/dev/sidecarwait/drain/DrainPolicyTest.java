@@ -1,9 +1,9 @@
 package dev.sidecarwait.drain;
 
-import dev.sidecarwait.sockets.TcpState;
-import dev.sidecarwait.sockets.TcpSocket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpState;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
