@@ -52,6 +52,9 @@ import picocli.CommandLine.Option;
                 "    sidecar-wait drain --min 5s --exclude-port 8080",
                 "  In an Istio proxy's preStop hook, from Envoy's counts and the pod's sockets:",
                 "    sidecar-wait drain --source both --timeout 40s",
+                "  A native istio-proxy's preStop: once the app on 8080 has let go, ask Envoy",
+                "  for the inbound-only graceful drain (outbound stays up until then):",
+                "    sidecar-wait drain --port 8080 --graceful-envoy-after --timeout 40s",
                 "  Plain Envoy (admin API on 9901), first asking it to drain inbound listeners:",
                 "    sidecar-wait drain --mesh envoy --source envoy --graceful-envoy \\",
                 "      --timeout 40s"})

@@ -1,28 +1,13 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.mesh.EnvoyAdmin;
-import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.mesh.SidecarQuit;
-import dev.sidecarwait.output.Awaited;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.output.TerminationLog;
-import dev.sidecarwait.output.WaitSummary;
-import dev.sidecarwait.probe.NetworkProber;
-import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
-import dev.sidecarwait.probe.Waiter;
-import dev.sidecarwait.process.ChildSignaller;
-import dev.sidecarwait.process.ForwardedSignals;
-import dev.sidecarwait.process.Handover;
-import dev.sidecarwait.process.ProcessReplacer;
-import dev.sidecarwait.process.Supervisor;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,7 +25,8 @@ import picocli.CommandLine.Spec;
                         + "SIGINT, SIGHUP, SIGUSR1, SIGUSR2 (and SIGQUIT in the native build) are forwarded, orphans reaped "
                         + "as PID 1 in the native build, and the command's exit code kept."},
         footer = {"",
-                "Exit codes: 0 ready (or skipped), 1 not ready before the timeout, 2 bad usage.",
+                "Exit codes: 0 ready (or skipped), 1 not ready before the timeout, 2 bad usage (or an ambient wait refused "
+                        + "outside the entrypoint, see --allow-post-start).",
                 "With a command: the command's own code; 128+N if it was killed by signal N, or if signal N arrived while "
                         + "waiting (the command is then not started); 127 command not found; 126 not executable.",
                 "",
@@ -58,6 +44,10 @@ import picocli.CommandLine.Spec;
                 "    sidecar-wait wait --mesh linkerd",
                 "    sidecar-wait wait --mesh envoy --verbose   # says why Envoy is not ready",
                 "    sidecar-wait wait --url postgres://orders-db:5432 --url redis://cache:6379",
+                "  Any kind of pod (Istio sidecar, ambient, Linkerd; none: no wait):",
+                "    sidecar-wait wait --mesh auto -- start-app",
+                "  Istio ambient, through ztunnel to the database (never postStart):",
+                "    sidecar-wait wait --mesh ambient --url postgres://db:5432 -- start-app",
                 "  Same image on a laptop, where no sidecar exists:",
                 "    sidecar-wait wait --skip-outside-kubernetes",
                 "  As the container's entrypoint (its command and args):",
@@ -105,7 +95,8 @@ final class WaitCommand implements Subcommand {
     List<Target> quitUrls = new ArrayList<>();
 
     @Option(names = "--quit-sidecar",
-            description = "Shorthand for --quit-url with the mesh's quit URL (Istio: " + SidecarQuit.ISTIO_URL + ").")
+            description = "Shorthand for --quit-url with the mesh's quit URL (Istio: " + SidecarQuit.ISTIO_URL + "). "
+                    + "Not for a native sidecar: the kubelet stops it after the Job, and restarts one quit early.")
     boolean quitSidecar;
 
     @Option(names = "--quit-timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
