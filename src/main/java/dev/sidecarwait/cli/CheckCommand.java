@@ -79,8 +79,7 @@ final class CheckCommand implements Subcommand {
             try {
                 pod = PodMesh.now(choice, detector); // again every look: a sidecar may bind its ports later
             } catch (IOException e) {
-                context.err().println("Cannot tell which data plane this pod has (--mesh auto): cannot read the socket "
-                        + "table: " + e.getMessage());
+                context.err().println(PodMesh.unreadable(e));
                 return 1;
             }
             List<Target> targets = ProbeOptions.targets(given, pod.mesh());

@@ -27,6 +27,11 @@ record PodMesh(Mesh mesh, Detection detected) {
         return choice == MeshOption.Choice.AUTO ? of(detector.now()) : new PodMesh(choice.preset(), null);
     }
 
+    /** What is said when the socket table, which auto decides from, cannot be read. */
+    static String unreadable(IOException e) {
+        return "Cannot tell which data plane this pod has (--mesh auto): cannot read the socket table: " + e.getMessage();
+    }
+
     static PodMesh of(Detection detection) {
         return new PodMesh(detection.mesh(), detection);
     }

@@ -54,8 +54,7 @@ final class QuitCommand implements Subcommand {
             try {
                 pod = PodMesh.now(choice, new Detector(context.clock(), PodMesh.proc()));
             } catch (IOException e) {
-                log.error("Cannot tell which data plane this pod has (--mesh auto): cannot read the socket table: "
-                        + e.getMessage());
+                log.error(PodMesh.unreadable(e));
                 return 1;
             }
             if (pod.detected() != null) {

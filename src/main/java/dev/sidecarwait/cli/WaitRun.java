@@ -112,8 +112,7 @@ final class WaitRun {
             try {
                 found = PodMesh.of(new Detector(context.clock(), PodMesh.proc()).within(plan.detectGrace(), plan.every()));
             } catch (IOException e) {
-                log.error("Cannot tell which data plane this pod has (--mesh auto): cannot read the socket table: "
-                        + e.getMessage());
+                log.error(PodMesh.unreadable(e));
                 return new Ended("NOT READY: the socket table cannot be read", null, null, 1);
             }
             pod.set(found);
