@@ -5,7 +5,7 @@
 # good once it is committed with its fix.
 #
 #   bash scripts/fuzz.sh                                          # every target, 15 s each (what .ci/run does)
-#   bash scripts/fuzz.sh 10m ProbeReadersFuzzTest#grpcAnswer      # one target, longer
+#   bash scripts/fuzz.sh 10m GrpcReadersFuzzTest#grpcAnswer       # one target, longer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -9,6 +9,12 @@ public interface Clock {
     /** Monotonic nanoseconds, for deadlines and periods. */
     long nanoTime();
 
+    /** Whole milliseconds until {@code deadlineNanos}: at least 1 while any time is left, 0 once it has passed. */
+    default long millisUntil(long deadlineNanos) {
+        long left = deadlineNanos - nanoTime();
+        return left <= 0 ? 0 : Math.max(1, left / 1_000_000);
+    }
+
     /** Wall-clock time, for log lines only. */
     Instant now();
 

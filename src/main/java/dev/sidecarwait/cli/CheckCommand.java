@@ -7,7 +7,7 @@ import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
-import dev.sidecarwait.probe.Timeout;
+import dev.sidecarwait.wire.Timeout;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package dev.sidecarwait.mesh;
 
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.probe.PlainHttp;
-import dev.sidecarwait.probe.ProbeFailure;
 import dev.sidecarwait.probe.Target;
-import dev.sidecarwait.probe.Timeout;
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Timeout;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.wire.BigEndian;
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Wire;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -77,6 +80,6 @@ final class AmqpHandshake implements Handshake {
             }
             at += (int) valueLength;
         }
-        return product == null ? "" : " from " + PlainHttp.abbreviate(product + (version == null ? "" : " " + version));
+        return product == null ? "" : " from " + ProbeFailure.abbreviate(product + (version == null ? "" : " " + version));
     }
 }

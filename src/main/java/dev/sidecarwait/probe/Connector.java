@@ -1,18 +1,16 @@
 package dev.sidecarwait.probe;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Timeout;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NoRouteToHostException;
 import java.net.Socket;
-import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.List;
-import java.util.Locale;
 
 /** Opens a TCP connection before a deadline, trying each address of the host in turn. */
 public final class Connector {
@@ -33,7 +31,7 @@ public final class Connector {
     public Socket connect(String host, int port, long deadlineNanos, Timeout timeout) throws ProbeFailure {
         ProbeFailure first = null;
         for (InetAddress address : addresses(host)) {
-            long leftMillis = millisLeft(deadlineNanos);
+            long leftMillis = clock.millisUntil(deadlineNanos);
             if (leftMillis <= 0) {
                 throw timeout.failure();
             }
@@ -48,7 +46,7 @@ public final class Connector {
             } catch (IOException e) {
                 close(socket);
                 if (first == null) {
-                    first = new ProbeFailure(describe(e));
+                    first = new ProbeFailure(ProbeFailure.describe(e));
                 }
             }
         }
@@ -69,30 +67,6 @@ public final class Connector {
         } catch (UnknownHostException e) {
             throw new ProbeFailure("unknown host '" + host + "'");
         }
-    }
-
-    long millisLeft(long deadlineNanos) {
-        return millisLeft(clock, deadlineNanos);
-    }
-
-    /** Whole milliseconds until the deadline, at least 1 while any time is left, 0 once it has passed. */
-    static long millisLeft(Clock clock, long deadlineNanos) {
-        long left = deadlineNanos - clock.nanoTime();
-        return left <= 0 ? 0 : Math.max(1, left / 1_000_000);
-    }
-
-    static String describe(IOException e) {
-        if (e instanceof ConnectException) {
-            return "connection refused";
-        }
-        if (e instanceof NoRouteToHostException) {
-            return "no route to host";
-        }
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        if (e instanceof SocketException && message.toLowerCase(Locale.ROOT).contains("reset")) {
-            return "connection reset";
-        }
-        return message.toLowerCase(Locale.ROOT);
     }
 
     static void close(Socket socket) {

@@ -1,5 +1,8 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Wire;
+
 /** The smallest exchange that tells a real, ready server from a proxy or a server still starting. */
 interface Handshake {
 

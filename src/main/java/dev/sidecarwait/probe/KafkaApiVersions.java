@@ -1,5 +1,8 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.wire.BigEndian;
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 

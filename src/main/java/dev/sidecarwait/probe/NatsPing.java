@@ -1,6 +1,8 @@
 package dev.sidecarwait.probe;
 
 import dev.sidecarwait.Version;
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Wire;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,7 +30,7 @@ final class NatsPing implements Handshake {
         String info = wire.line(MAX_LINE, "answered, but not as NATS");
         if (!info.startsWith("INFO ")) {
             throw new ProbeFailure(info.startsWith("-ERR") ? "NATS refused the connection: " + error(info)
-                    : "answered, but not as NATS: '" + PlainHttp.abbreviate(info) + "'");
+                    : "answered, but not as NATS: '" + ProbeFailure.abbreviate(info) + "'");
         }
         Matcher version = VERSION.matcher(info);
         String server = "NATS" + (version.find() ? " " + version.group(1) : "");
@@ -52,13 +54,13 @@ final class NatsPing implements Handshake {
                 throw new ProbeFailure(server + " answered with an error: " + error);
             }
             if (!reply.startsWith("INFO ") && !reply.equals("+OK") && !reply.equals("PING")) {
-                throw new ProbeFailure("answered, but not as NATS: '" + PlainHttp.abbreviate(reply) + "'");
+                throw new ProbeFailure("answered, but not as NATS: '" + ProbeFailure.abbreviate(reply) + "'");
             }
         }
     }
 
     /** "-ERR 'Authorization Violation'" reads "Authorization Violation". */
     private static String error(String line) {
-        return PlainHttp.abbreviate(line.substring(4).strip().replaceAll("^'(.*)'$", "$1"));
+        return ProbeFailure.abbreviate(line.substring(4).strip().replaceAll("^'(.*)'$", "$1"));
     }
 }

@@ -2,6 +2,9 @@ package dev.sidecarwait.probe;
 
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.Version;
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Timeout;
+import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.Socket;
@@ -97,7 +100,7 @@ public final class PlainHttp {
             wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
             return read(wire, method, wholeBody, keepBytes);
         } catch (IOException closing) {
-            throw new ProbeFailure(Connector.describe(closing));
+            throw new ProbeFailure(ProbeFailure.describe(closing));
         }
     }
 
@@ -211,7 +214,7 @@ public final class PlainHttp {
                 && (line.length() == 12 || line.charAt(12) == ' ')) {
             return Integer.parseInt(line.substring(9, 12));
         }
-        throw new ProbeFailure("not an HTTP response: '" + abbreviate(line) + "'");
+        throw new ProbeFailure("not an HTTP response: '" + ProbeFailure.abbreviate(line) + "'");
     }
 
     private static long parseLength(String value) throws ProbeFailure {
@@ -223,7 +226,7 @@ public final class PlainHttp {
         } catch (NumberFormatException ignored) {
             // falls through to the failure below
         }
-        throw new ProbeFailure("malformed Content-Length '" + abbreviate(value) + "'");
+        throw new ProbeFailure("malformed Content-Length '" + ProbeFailure.abbreviate(value) + "'");
     }
 
     private static long chunkSize(String line) throws ProbeFailure {
@@ -234,9 +237,5 @@ public final class PlainHttp {
         } catch (NumberFormatException e) {
             throw new ProbeFailure("malformed chunked body");
         }
-    }
-
-    static String abbreviate(String text) {
-        return text.length() <= 60 ? text : text.substring(0, 60) + "...";
     }
 }

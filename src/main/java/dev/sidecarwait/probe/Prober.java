@@ -1,5 +1,7 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.wire.Timeout;
+
 /** Looks at a target once, within {@code timeout}. Never throws for network trouble. */
 public interface Prober {
 

@@ -1,5 +1,7 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.grpc.GrpcHealthCheck;
+
 /**
  * The dependencies whose readiness is checked by a short exchange that only the real server can answer: a
  * mesh proxy accepts a TCP connection whether or not the server behind it is up, so tcp:// through a sidecar
@@ -42,7 +44,7 @@ public enum Protocol {
             case REDIS -> new RedisPing();
             case POSTGRES -> new PostgresStartup();
             case MYSQL -> new MysqlHandshake();
-            case GRPC -> new GrpcHealthCheck();
+            case GRPC -> (wire, target) -> new GrpcHealthCheck().exchange(wire, target.host(), target.port(), target.path());
             case KAFKA -> new KafkaApiVersions();
             case AMQP -> new AmqpHandshake();
             case NATS -> new NatsPing();

@@ -1,5 +1,7 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Wire;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -31,8 +33,8 @@ final class RedisPing implements Handshake {
             throw new ProbeFailure("Redis replica has lost its master (MASTERDOWN)");
         }
         if (reply.startsWith("-")) {
-            throw new ProbeFailure("Redis answered with an error: " + PlainHttp.abbreviate(reply.substring(1)));
+            throw new ProbeFailure("Redis answered with an error: " + ProbeFailure.abbreviate(reply.substring(1)));
         }
-        throw new ProbeFailure("answered, but not as Redis: '" + PlainHttp.abbreviate(reply) + "'");
+        throw new ProbeFailure("answered, but not as Redis: '" + ProbeFailure.abbreviate(reply) + "'");
     }
 }

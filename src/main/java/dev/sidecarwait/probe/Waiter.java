@@ -1,6 +1,7 @@
 package dev.sidecarwait.probe;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.wire.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.servers.RealServer;
+import dev.sidecarwait.wire.Timeout;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.servers.RealServer;
+import dev.sidecarwait.wire.Timeout;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.wire.Timeout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,59 +1,20 @@
 package dev.sidecarwait.probe;
 
+import static dev.sidecarwait.wire.FuzzedPeer.within;
+import static dev.sidecarwait.wire.FuzzedPeer.wire;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.sidecarwait.Clock;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.io.OutputStream;
+import dev.sidecarwait.wire.FuzzedPeer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Map;
 
 /**
- * Every reader of what a peer sends, fed hostile bytes through the very code a probe runs: a {@link Wire} over
- * the bytes (served in pieces, as a socket delivers them), with its deadline and every size cap. The property,
- * for every input: an answer, or a {@link ProbeFailure} worded for a log line; never another exception (an
- * unchecked one, or the Wire's guard against a length a peer sent going uncapped), never longer than the
- * deadline. Seeds: the bytes real servers sent to these probes (each file names its server), in
+ * Every reader of what a peer sends, fed hostile bytes through the very code a probe runs, with the property
+ * every reader of a peer's bytes holds to ({@link FuzzedPeer}); gRPC's readers are in grpc/GrpcReadersFuzzTest.
+ * Seeds: the bytes real servers sent to these probes (each file names its server), in
  * src/test/resources/.../ProbeReadersFuzzTestInputs/METHOD/. `mvn verify` runs each target over its seeds and
  * every input that ever failed; scripts/fuzz.sh fuzzes them.
  */
 class ProbeReadersFuzzTest {
-
-    private static final long DEADLINE_MILLIS = 2000;
-
-    /** The peer's bytes in pieces of 1 to 64 bytes, chosen from the input itself so that a seed stays as it is. */
-    private static Wire wire(byte[] peer) {
-        int piece = 1 + (Arrays.hashCode(peer) & 63);
-        InputStream in = new ByteArrayInputStream(peer) {
-            @Override
-            public synchronized int read(byte[] buffer, int offset, int length) {
-                return super.read(buffer, offset, Math.min(length, piece));
-            }
-        };
-        return new Wire(in, OutputStream.nullOutputStream(), System.nanoTime() + DEADLINE_MILLIS * 1_000_000,
-                Clock.SYSTEM, new Timeout(DEADLINE_MILLIS, false), Wire.Peer.SERVER);
-    }
-
-    private interface Reading {
-        void read() throws ProbeFailure;
-    }
-
-    /** A failure worded for the log is a result; anything else thrown is a finding; so is overrunning the deadline. */
-    private static void within(Reading reading) {
-        long start = System.nanoTime();
-        try {
-            reading.read();
-        } catch (ProbeFailure expected) {
-            if (expected.getMessage() == null || expected.getMessage().isBlank()) {
-                throw new AssertionError("a failure that says nothing");
-            }
-        }
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        if (millis > DEADLINE_MILLIS + 1000) {
-            throw new AssertionError("the read took " + millis + " ms, past its " + DEADLINE_MILLIS + " ms deadline");
-        }
-    }
 
     private static void exchange(Handshake handshake, String url, byte[] peer) {
         Target.Server target = (Target.Server) Target.parse(url);
@@ -73,11 +34,6 @@ class ProbeReadersFuzzTest {
     @FuzzTest(maxDuration = "15s")
     void mysqlAnswer(byte[] peer) {
         exchange(new MysqlHandshake(), "mysql://db:3306", peer);
-    }
-
-    @FuzzTest(maxDuration = "15s")
-    void grpcAnswer(byte[] peer) {
-        exchange(new GrpcHealthCheck(), "grpc://orders:50051", peer);
     }
 
     @FuzzTest(maxDuration = "15s")
@@ -107,13 +63,6 @@ class ProbeReadersFuzzTest {
         });
         within(() -> PlainHttp.read(wire(peer), "GET", true, 256 * 1024));
         within(() -> PlainHttp.read(wire(peer), "POST", false, PlainHttp.PEEK_BYTES));
-    }
-
-    /** HPACK on its own, faster than through HTTP/2 frames: header blocks, and Huffman strings. */
-    @FuzzTest(maxDuration = "15s")
-    void hpackBlock(byte[] block) {
-        within(() -> new Hpack().decode(block));
-        within(() -> HpackHuffman.decode(block, 0, block.length));
     }
 
     /** What a user or an environment variable gives as a target, and a Location header resolved against one. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.FakeClock;
+import dev.sidecarwait.wire.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

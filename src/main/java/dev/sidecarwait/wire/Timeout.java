@@ -1,4 +1,4 @@
-package dev.sidecarwait.probe;
+package dev.sidecarwait.wire;
 
 import java.time.Duration;
 
@@ -25,7 +25,7 @@ public record Timeout(long millis, boolean overall) {
         return Duration.ofMillis(millis);
     }
 
-    ProbeFailure failure() {
+    public ProbeFailure failure() {
         return new ProbeFailure(overall ? "no answer before the overall timeout" : "request timed out after " + millis + " ms");
     }
 }

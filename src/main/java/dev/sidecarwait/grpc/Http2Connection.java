@@ -1,5 +1,8 @@
-package dev.sidecarwait.probe;
+package dev.sidecarwait.grpc;
 
+import dev.sidecarwait.wire.BigEndian;
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -123,7 +126,7 @@ final class Http2Connection {
                     if (error != 0 || lastStream < 1) {
                         String debug = new String(frame.payload(), 8, frame.payload().length - 8, StandardCharsets.UTF_8);
                         throw new ProbeFailure("the server closed the connection (GOAWAY " + errorName(error)
-                                + (debug.isBlank() ? "" : ": " + PlainHttp.abbreviate(debug.strip())) + ")");
+                                + (debug.isBlank() ? "" : ": " + ProbeFailure.abbreviate(debug.strip())) + ")");
                     }
                 }
                 case PUSH_PROMISE -> throw new ProbeFailure("malformed HTTP/2 (a push this client did not allow)");

@@ -1,6 +1,9 @@
-package dev.sidecarwait.probe;
+package dev.sidecarwait.grpc;
 
 import dev.sidecarwait.Version;
+import dev.sidecarwait.wire.BigEndian;
+import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -12,7 +15,7 @@ import java.util.List;
  * to a gRPC request with grpc-status 14 UNAVAILABLE, "no healthy upstream", or a plain HTTP 503), or something
  * that is not gRPC. The connection ends with a GOAWAY, the goodbye HTTP/2 servers expect.
  */
-final class GrpcHealthCheck implements Handshake {
+public final class GrpcHealthCheck {
 
     static final String PATH = "/grpc.health.v1.Health/Check";
     /** A HealthCheckResponse is two or three bytes; a little room for fields a newer server might add. */
@@ -22,13 +25,12 @@ final class GrpcHealthCheck implements Handshake {
             "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
     private static final String[] SERVING_STATUSES = {"UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"};
 
-    @Override
-    public String exchange(Wire wire, Target.Server target) throws ProbeFailure {
-        String service = target.path();
+    /** Asks host:port about {@code service} over the wire; returns what it said when SERVING, throws otherwise. */
+    public String exchange(Wire wire, String host, int port, String service) throws ProbeFailure {
         String what = service.isEmpty() ? "the server" : "service '" + service + "'";
         Http2Connection http2 = new Http2Connection(wire);
         http2.open();
-        http2.request(requestHeaders(target, wire.millisLeft()), request(service));
+        http2.request(requestHeaders(host, port, wire.millisLeft()), request(service));
         try {
             Http2Connection.Headers headers = http2.headers(firstHeaders(http2));
             String status = headers.get(":status");
@@ -83,7 +85,7 @@ final class GrpcHealthCheck implements Handshake {
                 case "UNIMPLEMENTED" -> "the server has no gRPC health service (UNIMPLEMENTED); probe it with tcp:// or "
                         + "http:// instead";
                 case "NOT_FOUND" -> "the health service does not know " + what + " (NOT_FOUND)";
-                default -> "gRPC " + name + (grpcMessage.isEmpty() ? "" : ": " + PlainHttp.abbreviate(grpcMessage))
+                default -> "gRPC " + name + (grpcMessage.isEmpty() ? "" : ": " + ProbeFailure.abbreviate(grpcMessage))
                         + (grpcMessage.contains("upstream") ? " (a proxy with no upstream?)" : "");
             });
         }
@@ -100,7 +102,7 @@ final class GrpcHealthCheck implements Handshake {
             throw new ProbeFailure("malformed gRPC answer (no grpc-status)");
         }
         if (!grpcStatus.matches("[0-9]{1,3}")) {
-            throw new ProbeFailure("malformed gRPC answer (grpc-status '" + PlainHttp.abbreviate(grpcStatus) + "')");
+            throw new ProbeFailure("malformed gRPC answer (grpc-status '" + ProbeFailure.abbreviate(grpcStatus) + "')");
         }
         return Integer.parseInt(grpcStatus);
     }
@@ -174,16 +176,16 @@ final class GrpcHealthCheck implements Handshake {
             Http2Connection.Frame frame = http2.next();
             String text = frame.type() == Http2Connection.DATA
                     ? new String(frame.payload(), StandardCharsets.UTF_8).strip() : "";
-            return text.isEmpty() ? "" : ": '" + PlainHttp.abbreviate(text) + "'";
+            return text.isEmpty() ? "" : ": '" + ProbeFailure.abbreviate(text) + "'";
         } catch (ProbeFailure nothingMore) {
             return "";
         }
     }
 
-    static List<Hpack.Field> requestHeaders(Target.Server target, long millisLeft) {
-        String host = target.host().contains(":") ? "[" + target.host() + "]" : target.host();
+    static List<Hpack.Field> requestHeaders(String host, int port, long millisLeft) {
+        String authority = (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         return List.of(new Hpack.Field(":method", "POST"), new Hpack.Field(":scheme", "http"),
-                new Hpack.Field(":path", PATH), new Hpack.Field(":authority", host + ":" + target.port()),
+                new Hpack.Field(":path", PATH), new Hpack.Field(":authority", authority),
                 new Hpack.Field("content-type", "application/grpc"), new Hpack.Field("te", "trailers"),
                 new Hpack.Field("grpc-timeout", Math.max(1, Math.min(millisLeft, 99_999_999)) + "m"),
                 new Hpack.Field("user-agent", "sidecar-wait/" + Version.VERSION));

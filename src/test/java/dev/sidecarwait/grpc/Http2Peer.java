@@ -1,4 +1,4 @@
-package dev.sidecarwait.probe;
+package dev.sidecarwait.grpc;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,5 +1,6 @@
-package dev.sidecarwait.probe;
+package dev.sidecarwait.grpc;
 
+import dev.sidecarwait.wire.ProbeFailure;
 import java.io.ByteArrayOutputStream;
 
 /**

@@ -1,4 +1,4 @@
-package dev.sidecarwait.probe;
+package dev.sidecarwait.wire;
 
 import dev.sidecarwait.Clock;
 import java.io.IOException;
@@ -12,10 +12,10 @@ import java.net.SocketTimeoutException;
  * exchange outlives it. A connection that ends before the peer has said anything is reported as such: it is
  * what a mesh proxy with no upstream does (accept, then close).
  */
-final class Wire {
+public final class Wire {
 
     /** How a server that never spoke is described: an HTTP endpoint, or a server behind the mesh. */
-    enum Peer {
+    public enum Peer {
         HTTP("connection closed before a response", "connection reset"),
         SERVER("connection closed before the server spoke (a proxy with no upstream?)",
                 "connection reset before the server spoke (a proxy with no upstream?)");
@@ -41,7 +41,7 @@ final class Wire {
     private int end;
     private long received;
 
-    Wire(Socket socket, long deadline, Clock clock, Timeout timeout, Peer peer) throws ProbeFailure {
+    public Wire(Socket socket, long deadline, Clock clock, Timeout timeout, Peer peer) throws ProbeFailure {
         this(socket, input(socket), output(socket), deadline, clock, timeout, peer);
     }
 
@@ -49,7 +49,7 @@ final class Wire {
      * Over streams that never block (a peer's bytes in memory), for tests and fuzzing: the same reading code, the
      * same caps and the same deadline as over a socket.
      */
-    Wire(InputStream in, OutputStream out, long deadline, Clock clock, Timeout timeout, Peer peer) {
+    public Wire(InputStream in, OutputStream out, long deadline, Clock clock, Timeout timeout, Peer peer) {
         this(null, in, out, deadline, clock, timeout, peer);
     }
 
@@ -67,7 +67,7 @@ final class Wire {
         try {
             return socket.getInputStream();
         } catch (IOException e) {
-            throw new ProbeFailure(Connector.describe(e));
+            throw new ProbeFailure(ProbeFailure.describe(e));
         }
     }
 
@@ -75,11 +75,11 @@ final class Wire {
         try {
             return socket.getOutputStream();
         } catch (IOException e) {
-            throw new ProbeFailure(Connector.describe(e));
+            throw new ProbeFailure(ProbeFailure.describe(e));
         }
     }
 
-    void write(byte[] bytes) throws ProbeFailure {
+    public void write(byte[] bytes) throws ProbeFailure {
         try {
             out.write(bytes);
             out.flush();
@@ -89,7 +89,7 @@ final class Wire {
     }
 
     /** The next byte, or -1 at the end of the stream. */
-    int read() throws ProbeFailure {
+    public int read() throws ProbeFailure {
         if (start == end && !fill()) {
             return -1;
         }
@@ -97,7 +97,7 @@ final class Wire {
     }
 
     /** The next byte; the end of the stream is a failure worded for where it happened. */
-    int next() throws ProbeFailure {
+    public int next() throws ProbeFailure {
         int b = read();
         if (b < 0) {
             throw new ProbeFailure(received == 0 ? peer.closedSilent : "connection closed mid-response");
@@ -106,10 +106,10 @@ final class Wire {
     }
 
     /** No reader may ask for more at once: a length from a peer is checked against its protocol's cap first. */
-    static final int MAX_CHUNK = 1 << 20;
+    public static final int MAX_CHUNK = 1 << 20;
 
     /** {@code count} bytes; the caller has checked {@code count} against what the protocol allows. */
-    byte[] next(int count) throws ProbeFailure {
+    public byte[] next(int count) throws ProbeFailure {
         if (count < 0 || count > MAX_CHUNK) {
             throw new IllegalStateException("a reader asked for " + count + " bytes: a length from a peer went uncapped");
         }
@@ -121,7 +121,7 @@ final class Wire {
     }
 
     /** A line without its CR LF, at most {@code max} characters (ISO-8859-1). */
-    String line(int max, String tooLong) throws ProbeFailure {
+    public String line(int max, String tooLong) throws ProbeFailure {
         StringBuilder line = new StringBuilder();
         while (true) {
             char c = (char) next();
@@ -137,17 +137,17 @@ final class Wire {
     }
 
     /** What is left of the exchange's deadline, in whole milliseconds (0 once it has passed). */
-    long millisLeft() {
-        return Connector.millisLeft(clock, deadline);
+    public long millisLeft() {
+        return clock.millisUntil(deadline);
     }
 
     /** From now on, reads end within {@code millis} if that comes before the exchange's own deadline. */
-    void allowAtMost(long millis) {
+    public void allowAtMost(long millis) {
         deadline = Math.min(deadline, clock.nanoTime() + millis * 1_000_000);
     }
 
     private boolean fill() throws ProbeFailure {
-        long left = Connector.millisLeft(clock, deadline);
+        long left = clock.millisUntil(deadline);
         if (left <= 0) {
             throw timeout.failure();
         }
@@ -172,7 +172,7 @@ final class Wire {
         if (e instanceof SocketTimeoutException) {
             return timeout.failure();
         }
-        String reason = Connector.describe(e);
+        String reason = ProbeFailure.describe(e);
         return new ProbeFailure(received == 0 && reason.equals("connection reset") ? peer.resetSilent : reason);
     }
 }
