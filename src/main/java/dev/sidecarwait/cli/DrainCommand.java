@@ -20,7 +20,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -166,10 +168,13 @@ final class DrainCommand implements Subcommand {
         ProcNetTcp table = new ProcNetTcp(proc);
         SocketOwners owners = new SocketOwners(proc);
         DrainPolicy policy = new DrainPolicy(portSet, processes, new LinkedHashSet<>(proxyPorts), excluded);
+        AtomicReference<Set<String>> excludedHolders = new AtomicReference<>(Set.of());
         Drainer.Look sockets = () -> {
             try {
                 List<TcpSocket> all = table.read();
-                return Reading.holding(policy.stillOpen(all, owners.of(policy.candidates(all))).stream()
+                Map<Long, SocketOwners.Owner> seen = owners.of(policy.candidates(all));
+                excludedHolders.set(policy.excludedHolders(all, seen));
+                return Reading.holding(policy.stillOpen(all, seen).stream()
                         .map(DrainPolicy.Open::toString).collect(Collectors.toList()));
             } catch (IOException e) {
                 return Reading.unknown("cannot read the socket table under " + proc + ": " + e.getMessage());
@@ -227,7 +232,7 @@ final class DrainCommand implements Subcommand {
         });
         if (outcome.drained()) {
             log.info("Drained after " + Elapsed.of(outcome.elapsed()) + ": "
-                    + decided(from, envoy, adminUrl, socketsRule));
+                    + decided(from, envoy, adminUrl, socketsEnded(socketsRule, portSet, excludedHolders.get())));
             return !gracefulEnvoyAfter || said(listeners.drainInbound(), log) ? 0 : 1;
         }
         log.error("Gave up after " + Elapsed.of(atMost) + "; still open: " + outcome.last());
@@ -255,6 +260,17 @@ final class DrainCommand implements Subcommand {
             case NO_COUNTS -> socketsRule + " (Envoy reports no downstream_cx_active, so the pod's sockets decided)";
             case EXITED -> "Envoy has exited" + (from == Source.BOTH ? ", and " + socketsRule : "");
         };
+    }
+
+    /** The sockets' rule as the drain ended on it: where excluded processes still held the ports, it names them. */
+    private static String socketsEnded(String socketsRule, Set<Integer> ports, Set<String> excludedHolders) {
+        if (excludedHolders.isEmpty()) {
+            return socketsRule;
+        }
+        String holders = " (" + String.join(", ", excludedHolders) + ")";
+        return ports.isEmpty() ? "only excluded processes have a listening socket" + holders
+                : "only excluded processes are listening or connected on port "
+                + ports.stream().map(String::valueOf).collect(Collectors.joining(", ")) + holders;
     }
 
     private static Set<Integer> ports(String flag, List<Integer> values) {

@@ -87,6 +87,21 @@ public final class DrainPolicy {
         return open;
     }
 
+    /**
+     * Who holds sockets that would count but for their owner's name being excluded ("envoy pid 12"), sorted: a
+     * drain that ends while only they hold the ports says so, rather than that nothing does.
+     */
+    public Set<String> excludedHolders(List<TcpSocket> sockets, Map<Long, SocketOwners.Owner> owners) {
+        Set<String> holders = new java.util.TreeSet<>();
+        for (TcpSocket socket : sockets) {
+            SocketOwners.Owner owner = owners.get(socket.inode());
+            if (counts(socket) && owner != null && excludeProcesses.contains(owner.name())) {
+                holders.add(owner.name() + " pid " + owner.pid());
+            }
+        }
+        return holders;
+    }
+
     private boolean excludedByPort(TcpSocket socket, boolean ownerSeen) {
         if (!ports.isEmpty()) {
             return false;

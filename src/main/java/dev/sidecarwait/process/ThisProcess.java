@@ -27,13 +27,25 @@ public final class ThisProcess {
     /**
      * Called first thing in main. In the native binary, when a command may follow (it comes after --), it records
      * what the process inherited (signal dispositions and mask, open descriptors) before anything of ours can
-     * change it; a hook, a check or a drain does not pay for reading it.
+     * change it; a hook, a check or a drain does not pay for reading it. Then it runs the image runtime's start-up
+     * hooks, which main must run itself in this image ({@link StartupHooks}).
      */
     public static ThisProcess detect(boolean commandMayFollow) {
-        if (!NativeImage.RUNTIME) {
+        return detect(NativeImage.RUNTIME, commandMayFollow, NativeReplacer::startingNow, () -> StartupHooks.run());
+    }
+
+    /**
+     * The order that matters, for tests on the JVM: in the native image only, what the process inherited is read
+     * first (a hook replaces default dispositions with handlers of its own), then the start-up hooks run, once.
+     */
+    static ThisProcess detect(boolean nativeImage, boolean commandMayFollow, Supplier<ProcessReplacer> inherited,
+                              Runnable startupHooks) {
+        if (!nativeImage) {
             return JVM;
         }
-        return new ThisProcess(NativeImage::executable, commandMayFollow ? NativeReplacer.startingNow() : null);
+        ProcessReplacer replacer = commandMayFollow ? inherited.get() : null;
+        startupHooks.run();
+        return new ThisProcess(NativeImage::executable, replacer);
     }
 
     /** The running native binary; null on the JVM. */

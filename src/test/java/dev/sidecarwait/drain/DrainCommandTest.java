@@ -124,6 +124,15 @@ class DrainCommandTest {
             // Seen as a process named "java": excluded when java is named as the proxy.
             Run byProcess = drain(withPreExisting("--min", "0s", "--timeout", "2s", "--exclude-process", "envoy,java"));
             assertEquals(0, byProcess.exit(), byProcess.err());
+            String self = "java pid " + ProcessHandle.current().pid();
+            assertTrue(byProcess.err().contains(": only excluded processes have a listening socket (")
+                    && byProcess.err().contains(self), byProcess.err());
+
+            Run onItsPort = drain("--port", Integer.toString(app.getLocalPort()), "--min", "0s", "--timeout", "2s",
+                    "--exclude-process", "java");
+            assertEquals(0, onItsPort.exit(), onItsPort.err());
+            assertTrue(onItsPort.err().contains(": only excluded processes are listening or connected on port "
+                    + app.getLocalPort() + " (" + self + ")"), onItsPort.err());
         }
     }
 
