@@ -39,7 +39,7 @@ final class AdminOption {
         }
         Target target;
         try {
-            target = Target.parse(value);
+            target = Target.parseHttpSetting(value);
         } catch (IllegalArgumentException e) {
             throw UsageError.invalid(source, "'" + Target.redacted(value) + "': " + e.getMessage());
         }

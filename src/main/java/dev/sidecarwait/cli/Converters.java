@@ -46,6 +46,48 @@ final class Converters {
         }
     }
 
+    /** pilot-agent's numeric spellings (--timeoutSeconds, ...): a number too large says so, and what the largest is. */
+    static final class WholeNumber implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            String digits = value.trim();
+            if (!digits.matches("-?\\d+")) {
+                throw new TypeConversionException("'" + value + "' is not a whole number");
+            }
+            try {
+                return Integer.parseInt(digits);
+            } catch (NumberFormatException tooLarge) {
+                throw new TypeConversionException("'" + value + "' is too large: the largest accepted is " + Integer.MAX_VALUE);
+            }
+        }
+    }
+
+    static final class PortNumber implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            String digits = value.trim();
+            if (digits.matches("\\d{1,5}")) {
+                int port = Integer.parseInt(digits);
+                if (port >= 1 && port <= 65535) {
+                    return port;
+                }
+            }
+            throw new TypeConversionException("'" + value + "' is not a port from 1 to 65535");
+        }
+    }
+
+    /** For settings that take only http:// URLs (a quit URL): a missing or unknown scheme is answered with that alone. */
+    static final class HttpSettingConverter implements ITypeConverter<Target> {
+        @Override
+        public Target convert(String value) {
+            try {
+                return Target.parseHttpSetting(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("'" + Target.redacted(value) + "': " + e.getMessage());
+            }
+        }
+    }
+
     // One class per word-valued setting, as picocli instantiates converters by class; each reads its values when it
     // converts: an array of them held in a field would put run-time-initialized enums (Log.Format) in the image heap.
     static final class MeshChoice implements ITypeConverter<MeshOption.Choice> {

@@ -68,7 +68,7 @@ final class DrainCommand implements Subcommand {
     @Mixin
     MeshOption meshOption;
 
-    @Option(names = "--port", paramLabel = "PORT",
+    @Option(names = "--port", paramLabel = "PORT", converter = Converters.PortNumber.class,
             description = "Only these local ports (repeatable); then established connections on them count too.")
     List<Integer> ports = new ArrayList<>();
 
@@ -77,7 +77,7 @@ final class DrainCommand implements Subcommand {
                     + "linkerd: linkerd2-proxy; envoy: envoy).")
     List<String> excludeProcesses;
 
-    @Option(names = "--exclude-port", paramLabel = "PORT",
+    @Option(names = "--exclude-port", paramLabel = "PORT", converter = Converters.PortNumber.class,
             description = "Ports that never count, whoever holds them (repeatable). The mesh's own ports are excluded too when "
                     + "their owner cannot be seen (istio: 15000, 15001, 15004, 15006, 15008, 15009, 15020, 15021, 15053, 15090; "
                     + "linkerd: 4140, 4143, 4190, 4191; envoy: 9901).")
@@ -122,8 +122,8 @@ final class DrainCommand implements Subcommand {
         Path proc = Path.of("/proc");
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
-        Set<Integer> portSet = ports("--port", ports);
-        Set<Integer> excluded = ports("--exclude-port", excludePorts);
+        Set<Integer> portSet = new LinkedHashSet<>(ports); // each checked by its converter
+        Set<Integer> excluded = new LinkedHashSet<>(excludePorts);
         MeshOption.Choice choice = meshOption.resolve(env);
         Duration atLeast = min != null ? min : orDefault(env.parse("SIDECAR_WAIT_DRAIN_MIN", Durations::parse), Duration.ofSeconds(3));
         Duration atMost = Settings.duration("--timeout", timeout, null, null, null, env, "SIDECAR_WAIT_DRAIN_TIMEOUT", Duration.ofSeconds(30));
@@ -271,15 +271,6 @@ final class DrainCommand implements Subcommand {
         return ports.isEmpty() ? "only excluded processes have a listening socket" + holders
                 : "only excluded processes are listening or connected on port "
                 + ports.stream().map(String::valueOf).collect(Collectors.joining(", ")) + holders;
-    }
-
-    private static Set<Integer> ports(String flag, List<Integer> values) {
-        for (int port : values) {
-            if (port < 1 || port > 65535) {
-                throw UsageError.invalid(flag, "'" + port + "' is not a port from 1 to 65535");
-            }
-        }
-        return new LinkedHashSet<>(values);
     }
 
     private static <T> T orDefault(T value, T fallback) {

@@ -8,6 +8,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.Function;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -31,7 +32,7 @@ final class ProbeOptions {
             description = "Longest one request may take. Env: SIDECAR_WAIT_REQUEST_TIMEOUT. Default: 500ms.")
     Duration requestTimeout;
 
-    @Option(names = "--requestTimeoutMillis", paramLabel = "MILLIS",
+    @Option(names = "--requestTimeoutMillis", paramLabel = "MILLIS", converter = Converters.WholeNumber.class,
             description = "pilot-agent's spelling of --request-timeout, in milliseconds.")
     Integer requestTimeoutMillis;
 
@@ -62,12 +63,17 @@ final class ProbeOptions {
 
     /** A comma-separated list of targets from one environment variable; empty when unset. */
     static List<Target> targetList(Env env, String name) {
+        return targetList(env, name, Target::parse);
+    }
+
+    /** As {@link #targetList(Env, String)}, each read by {@code parser} (its message says what is wrong). */
+    static List<Target> targetList(Env env, String name, Function<String, Target> parser) {
         List<Target> targets = env.parse(name, value -> {
             List<Target> parsed = new ArrayList<>();
             for (String item : value.split(",")) {
                 if (!item.isBlank()) {
                     try {
-                        parsed.add(Target.parse(item.trim()));
+                        parsed.add(parser.apply(item.trim()));
                     } catch (IllegalArgumentException e) {
                         throw new IllegalArgumentException("'" + Target.redacted(item.trim()) + "': " + e.getMessage());
                     }

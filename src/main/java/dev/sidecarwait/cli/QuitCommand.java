@@ -31,7 +31,7 @@ final class QuitCommand implements Subcommand {
     @Mixin
     MeshOption meshOption;
 
-    @Option(names = "--url", paramLabel = "URL", converter = Converters.TargetConverter.class,
+    @Option(names = "--url", paramLabel = "URL", converter = Converters.HttpSettingConverter.class,
             description = "Quit endpoint to POST to; repeatable. Env: SIDECAR_WAIT_QUIT_URL (comma-separated). Default: "
                     + "the mesh's (istio: " + SidecarQuit.ISTIO_URL + ", linkerd: http://localhost:4191/shutdown, envoy: http://localhost:9901/quitquitquit).")
     List<Target> urls = new ArrayList<>();
@@ -44,7 +44,7 @@ final class QuitCommand implements Subcommand {
     public int run(Context context) {
         Env env = new Env(context.env());
         Log log = logging.log(context, env);
-        List<Target> chosen = !urls.isEmpty() ? urls : ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL");
+        List<Target> chosen = !urls.isEmpty() ? urls : ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL", Target::parseHttpSetting);
         List<Target.Http> given = QuitOptions.httpOnly(urls.isEmpty() ? "SIDECAR_WAIT_QUIT_URL" : "--url", chosen);
         Duration each = QuitOptions.timeout("--timeout", timeout, env);
         MeshOption.Choice choice = meshOption.resolve(env);

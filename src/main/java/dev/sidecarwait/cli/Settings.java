@@ -22,7 +22,13 @@ final class Settings {
             if (legacyValue <= 0) {
                 throw UsageError.invalid(legacyFlag, "'" + legacyValue + "' must be more than zero");
             }
-            return Duration.of(legacyValue, legacyUnit);
+            Duration given = Duration.of(legacyValue, legacyUnit);
+            if (given.compareTo(Durations.LONGEST) > 0) {
+                long largest = Durations.LONGEST.toSeconds() * (legacyUnit == ChronoUnit.MILLIS ? 1000 : 1);
+                throw UsageError.invalid(legacyFlag, "'" + legacyValue + "' is too large: the largest accepted is "
+                        + largest + " (a year)");
+            }
+            return given;
         }
         if (value != null) {
             return value;

@@ -73,7 +73,7 @@ final class WaitCommand implements Subcommand {
             description = "Give up after this long. Env: SIDECAR_WAIT_TIMEOUT. Default: 60s.")
     Duration timeout;
 
-    @Option(names = "--timeoutSeconds", paramLabel = "SECONDS",
+    @Option(names = "--timeoutSeconds", paramLabel = "SECONDS", converter = Converters.WholeNumber.class,
             description = "pilot-agent's spelling of --timeout, in seconds.")
     Integer timeoutSeconds;
 
@@ -82,7 +82,7 @@ final class WaitCommand implements Subcommand {
                     + "Default: 250ms (pilot-agent: 500ms; see docs/benchmark.md).")
     Duration period;
 
-    @Option(names = "--periodMillis", paramLabel = "MILLIS",
+    @Option(names = "--periodMillis", paramLabel = "MILLIS", converter = Converters.WholeNumber.class,
             description = "pilot-agent's spelling of --period, in milliseconds.")
     Integer periodMillis;
 
@@ -90,7 +90,7 @@ final class WaitCommand implements Subcommand {
             description = "On timeout, fail (exit 1) or log a warning and exit 0. Env: SIDECAR_WAIT_ON_TIMEOUT. Default: fail.")
     OnTimeout onTimeout;
 
-    @Option(names = "--quit-url", paramLabel = "URL", converter = Converters.TargetConverter.class,
+    @Option(names = "--quit-url", paramLabel = "URL", converter = Converters.HttpSettingConverter.class,
             description = "After the command exits, POST here to make the sidecar exit too (Jobs); repeatable. Env: SIDECAR_WAIT_QUIT_URL.")
     List<Target> quitUrls = new ArrayList<>();
 
@@ -162,7 +162,7 @@ final class WaitCommand implements Subcommand {
                 : "SIDECAR_WAIT_SUPERVISE=" + env.get("SIDECAR_WAIT_SUPERVISE");
         List<Target.Http> quitGiven = QuitOptions.httpOnly("--quit-url", quitUrls);
         if (quitGiven.isEmpty()) {
-            quitGiven = QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL"));
+            quitGiven = QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL", Target::parseHttpSetting));
         }
         WaitPlan plan = new WaitPlan(mesh, grace != null ? grace : Duration.ofSeconds(5), probe.given(env),
                 probe.givenStatus(env), probe.admin.settle(env), probe.requestTimeout(env), total, every,

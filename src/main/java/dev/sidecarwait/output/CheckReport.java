@@ -42,7 +42,9 @@ public final class CheckReport {
             parts.add(result.target().text());
             boolean server = result.target() instanceof Target.Server;
             if (result.status() != 0) {
-                parts.add("HTTP " + result.status());
+                // A redirect to another host is not followed: the detail says where it pointed, as wait and --json do.
+                String said = "HTTP status code " + result.status();
+                parts.add("HTTP " + result.status() + (result.detail().startsWith(said) ? result.detail().substring(said.length()) : ""));
             } else if (!result.ready()) {
                 parts.add(result.detail());
             } else {

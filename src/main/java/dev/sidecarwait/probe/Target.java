@@ -89,6 +89,19 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
 
     /** Parses a target; the exception's message says what is wrong, without repeating the value. */
     static Target parse(String text) {
+        return parse(text, "http://host:port/path or tcp://host:port", SCHEMES);
+    }
+
+    /**
+     * As {@link #parse}, for a setting that takes only http:// (the admin API, a quit URL): a missing or unknown
+     * scheme is answered with that alone. Another scheme we know still parses, for the caller to refuse with its
+     * own reason.
+     */
+    static Target parseHttpSetting(String text) {
+        return parse(text, "http://host:port/path", "http://host:port/path");
+    }
+
+    private static Target parse(String text, String noSchemeHint, String schemesHint) {
         URI uri;
         try {
             uri = new URI(text.trim());
@@ -97,11 +110,11 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (scheme.isEmpty() || uri.isOpaque()) {
-            throw new IllegalArgumentException("no scheme; use http://host:port/path or tcp://host:port");
+            throw new IllegalArgumentException("no scheme; use " + noSchemeHint);
         }
         Protocol protocol = Protocol.ofScheme(scheme);
         if (!scheme.equals("http") && !scheme.equals("tcp") && protocol == null) {
-            throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use " + SCHEMES
+            throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use " + schemesHint
                     + (List.of("https", "rediss", "grpcs", "amqps", "tls").contains(scheme) ? " (no TLS: readiness ports are plain HTTP, "
                     + "the sidecar does TLS for the app, and TLS would double the binary's size)" : ""));
         }

@@ -136,6 +136,41 @@ class BadInputTest {
         }
     }
 
+    /** Each says what the setting accepts, and nothing it does not (a tcp:// admin URL is refused, so none is suggested). */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "wait --url tcp://127.0.0.1:1 --timeoutSeconds 99999999999 | --timeoutSeconds: '99999999999' is too large: the largest accepted is 2147483647 (see",
+            "wait --url tcp://127.0.0.1:1 --timeoutSeconds 99999999 | --timeoutSeconds: '99999999' is too large: the largest accepted is 31536000 (a year)",
+            "wait --url tcp://127.0.0.1:1 --periodMillis 1e3 | --periodMillis: '1e3' is not a whole number (see",
+            "wait --url tcp://127.0.0.1:1 --requestTimeoutMillis 3000000000 | --requestTimeoutMillis: '3000000000' is too large: the largest accepted is 2147483647 (see",
+            "wait --admin-url foo | --admin-url: 'foo': no scheme; use http://host:port/path",
+            "wait --admin-url https://localhost:15000 | --admin-url: 'https://localhost:15000': scheme 'https' is not supported; use http://host:port/path (no TLS",
+            "check --admin-url localhost:15000 | --admin-url: 'localhost:15000': no scheme; use http://host:port/path",
+            "wait --quit-url foo -- true | --quit-url: 'foo': no scheme; use http://host:port/path (see",
+            "quit --url foo | --url: 'foo': no scheme; use http://host:port/path (see",
+            "wait --url foo | --url: 'foo': no scheme; use http://host:port/path or tcp://host:port (see",
+            "drain --port 99999999999 | --port: '99999999999' is not a port from 1 to 65535 (see",
+            "drain --exclude-port 0 | --exclude-port: '0' is not a port from 1 to 65535 (see"})
+    void messagesSayWhatTheSettingAccepts(String args, String reason) {
+        CliRun run = CliRun.run(Map.of(), args.split(" "));
+        assertEquals(2, run.exit(), run.err());
+        assertEquals(1, run.errLines(), run.err());
+        assertTrue(run.err().contains("invalid value for " + reason), run.err());
+        if (run.err().contains("--admin-url") || run.err().contains("quit")) {
+            assertTrue(!run.err().contains("tcp://"), "suggests only http://: " + run.err());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"SIDECAR_WAIT_ADMIN_URL", "SIDECAR_WAIT_QUIT_URL"})
+    void httpOnlyVariablesSuggestOnlyHttp(String name) {
+        String[] args = name.equals("SIDECAR_WAIT_QUIT_URL") ? new String[] {"wait", "--", "true"} : new String[] {"wait"};
+        CliRun run = CliRun.run(Map.of(name, "localhost:15020"), args);
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("invalid value for " + name + ": 'localhost:15020': no scheme; use http://host:port/path\n"),
+                run.err());
+    }
+
     private static void assertUsageError(CliRun run, String names, String value) {
         assertEquals(2, run.exit(), run.err());
         assertEquals(1, run.errLines(), "one line: " + run.err());

@@ -95,6 +95,19 @@ class CheckCommandTest {
     }
 
     @Test
+    void aRedirectToAnotherHostSaysWhereItPointedInTextAsInJson() {
+        agent.stubFor(get("/healthz/ready").willReturn(aResponse().withStatus(302)
+                .withHeader("Location", "http://login.example.invalid/ready")));
+        env.put("SIDECAR_WAIT_ADMIN_URL", "none");
+        CliRun text = CliRun.run(env, "check");
+        assertEquals(1, text.exit(), text.out() + text.err());
+        assertTrue(text.out().contains("  HTTP 302 (a redirect to http://login.example.invalid/ready, not followed: another host)  "),
+                text.out());
+        CliRun json = CliRun.run(env, "check", "--output", "json");
+        assertTrue(json.out().contains("a redirect to http://login.example.invalid/ready"), json.out());
+    }
+
+    @Test
     void jsonForScripts() {
         agentAnswers(503, "not \"ready\"");
         envoyIs("INITIALIZING", 1, 0, 0);
