@@ -100,11 +100,11 @@ final class WaitRun {
 
     private Ended waitStep() throws InterruptedException {
         if (plan.disabled()) {
-            log.info("SIDECAR_WAIT_DISABLED is true: not waiting for the proxy");
+            log.info("SIDECAR_WAIT_DISABLED is true: not waiting for " + skipped());
             return new Ended("skipped: SIDECAR_WAIT_DISABLED is true", null, null, 0);
         }
         if (skippedOutside()) {
-            log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for the proxy");
+            log.info("Not in Kubernetes (KUBERNETES_SERVICE_HOST is unset): not waiting for " + skipped());
             return new Ended("skipped: not in Kubernetes (KUBERNETES_SERVICE_HOST is unset)", null, null, 0);
         }
         PodMesh found;
@@ -134,6 +134,12 @@ final class WaitRun {
             pod.set(found);
         }
         return waitForTargets(found);
+    }
+
+    /** What a skipped wait would have waited for: the proxy, or the URLs given (which replace it). */
+    private String skipped() {
+        return plan.given().isEmpty() ? "the proxy"
+                : plan.given().stream().map(Target::text).collect(Collectors.joining(", "));
     }
 
     private Ended waitForTargets(PodMesh found) throws InterruptedException {

@@ -182,14 +182,14 @@ class WaitCommandTest {
         env.put("SIDECAR_WAIT_DISABLED", "true");
         CliRun run = CliRun.run(env, "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "1h");
         assertEquals(0, run.exit(), run.err());
-        assertTrue(run.err().contains("SIDECAR_WAIT_DISABLED is true: not waiting"), run.err());
+        assertTrue(run.err().contains("SIDECAR_WAIT_DISABLED is true: not waiting for tcp://127.0.0.1:1\n"), run.err());
     }
 
     @Test
     void skipOutsideKubernetesDependsOnKubernetesServiceHost() {
         CliRun laptop = CliRun.run(env, "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "1h", "--skip-outside-kubernetes");
         assertEquals(0, laptop.exit(), laptop.err());
-        assertTrue(laptop.err().contains("KUBERNETES_SERVICE_HOST is unset"), laptop.err());
+        assertTrue(laptop.err().contains("KUBERNETES_SERVICE_HOST is unset): not waiting for tcp://127.0.0.1:1\n"), laptop.err());
 
         env.put("KUBERNETES_SERVICE_HOST", "10.96.0.1");
         CliRun pod = CliRun.run(env, "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "300ms", "--skip-outside-kubernetes");

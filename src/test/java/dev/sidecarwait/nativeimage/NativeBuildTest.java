@@ -126,7 +126,7 @@ class NativeBuildTest {
     }
 
     /**
-     * The image sees only the modules --limit-modules names. A JVM limited to the same list runs the supervising
+     * The image's run-time module graph has only the roots --limit-modules names. A JVM limited to the same list runs the supervising
      * wrapper, which needs sun.misc.Signal (jdk.unsupported), and forwards SIGTERM to its command.
      */
     @Test
