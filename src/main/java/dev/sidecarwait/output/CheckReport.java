@@ -1,13 +1,16 @@
 package dev.sidecarwait.output;
 
+import dev.sidecarwait.dns.Literals;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** What `check` prints: one look at every target and, where there is one, what Envoy's admin API said. */
 public final class CheckReport {
@@ -49,7 +52,11 @@ public final class CheckReport {
                 parts.add(result.detail());
             } else {
                 parts.add(server ? abbreviate(result.bodyLine(), whole)
-                        : result.target() instanceof Target.Listening ? "listening" : "connected");
+                        : result.target() instanceof Target.Listening ? "listening"
+                        : result.target() instanceof Target.Dns ? "resolved" : "connected");
+            }
+            if (!result.addresses().isEmpty()) {
+                parts.add("at " + addresses(result.addresses(), whole));
             }
             parts.add(result.latency().toMillis() + " ms");
             if (!server && !result.bodyLine().isEmpty()) {
@@ -78,6 +85,8 @@ public final class CheckReport {
                     .append(",\"ready\":").append(result.ready())
                     .append(",\"status\":").append(result.status() == 0 ? "null" : Integer.toString(result.status()))
                     .append(",\"error\":").append(result.ready() ? "null" : Json.quote(result.detail()))
+                    .append(",\"addresses\":[").append(result.addresses().stream().map(a -> Json.quote(Literals.text(a)))
+                            .collect(Collectors.joining(","))).append(']')
                     .append(",\"latencyMillis\":").append(result.latency().toMillis())
                     .append(",\"body\":").append(Json.quote(result.bodyLine())).append('}');
         }
@@ -103,6 +112,12 @@ public final class CheckReport {
         }
         return ", CDS updates " + stats.getOrDefault(EnvoyAdmin.CDS, -1L) + ", LDS updates "
                 + stats.getOrDefault(EnvoyAdmin.LDS, -1L) + ", workers started " + stats.getOrDefault(EnvoyAdmin.WORKERS, -1L);
+    }
+
+    /** "10.96.0.12, fd00::12"; beyond four, "and N more" unless {@code whole}. */
+    private static String addresses(List<InetAddress> addresses, boolean whole) {
+        List<String> shown = addresses.stream().limit(whole ? addresses.size() : 4).map(Literals::text).toList();
+        return String.join(", ", shown) + (shown.size() < addresses.size() ? " and " + (addresses.size() - shown.size()) + " more" : "");
     }
 
     private static String abbreviate(String text, boolean whole) {

@@ -1,6 +1,7 @@
 package dev.sidecarwait.probe;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.sockets.ProcNetTcp;
 import dev.sidecarwait.sockets.TcpSocket;
 import dev.sidecarwait.sockets.TcpState;
@@ -8,6 +9,7 @@ import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import dev.sidecarwait.wire.Wire;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,8 +18,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Probes over the network: a GET for http:// targets, a bare connect for tcp:// ones, and the server's own
- * handshake for redis://, postgres:// and mysql://; listening sockets are looked up in the socket table.
+ * Probes over the network: the name looked up first (dns:// asks no more), then a GET for http:// targets, a bare
+ * connect for tcp:// ones, and the server's own handshake for the others; listening sockets are looked up in the
+ * socket table.
  */
 public final class NetworkProber implements Prober {
 
@@ -28,10 +31,15 @@ public final class NetworkProber implements Prober {
     private final ProcNetTcp sockets;
 
     public NetworkProber(Clock clock, ExpectedStatus expected) {
+        this(clock, expected, Resolver.ofSystem(clock));
+    }
+
+    /** With the names resolved by {@code resolver} (tests give it their own hosts and resolv.conf). */
+    public NetworkProber(Clock clock, ExpectedStatus expected, Resolver resolver) {
         this.clock = clock;
         this.expected = expected;
-        this.http = new PlainHttp(clock);
-        this.connector = new Connector(clock);
+        this.http = new PlainHttp(clock, resolver);
+        this.connector = new Connector(clock, resolver);
         this.sockets = new ProcNetTcp(Path.of("/proc"));
     }
 
@@ -42,25 +50,30 @@ public final class NetworkProber implements Prober {
         if (target instanceof Target.Listening listening) {
             return listening(listening, start);
         }
+        List<InetAddress> addresses = List.of();
         try {
+            addresses = connector.addresses(target.host(), deadline);
+            if (target instanceof Target.Dns) {
+                return new ProbeResult(target, true, 0, "", "", since(start), addresses);
+            }
             if (target instanceof Target.Http httpTarget) {
-                PlainHttp.Response response = http.probe(httpTarget, timeout);
+                PlainHttp.Response response = http.probe(httpTarget, addresses, deadline, timeout);
                 boolean ready = expected.matches(response.status());
                 String detail = ready ? "" : "HTTP status code " + response.status() + (response.unfollowedRedirect() == null
                         ? "" : " (a redirect to " + response.unfollowedRedirect() + ", not followed: another host)");
-                return new ProbeResult(target, ready, response.status(), detail, response.bodyLine(), since(start));
+                return new ProbeResult(target, ready, response.status(), detail, response.bodyLine(), since(start), addresses);
             }
-            Socket socket = connector.connect(target.host(), target.port(), deadline, timeout);
+            Socket socket = connector.connect(addresses, target.port(), deadline, timeout);
             try {
                 String said = target instanceof Target.Server server
                         ? server.protocol().handshake().exchange(new Wire(socket, deadline, clock, timeout, Wire.Peer.SERVER), server)
                         : "";
-                return new ProbeResult(target, true, 0, "", said, since(start));
+                return new ProbeResult(target, true, 0, "", said, since(start), addresses);
             } finally {
                 Connector.close(socket);
             }
         } catch (ProbeFailure failure) {
-            return new ProbeResult(target, false, 0, failure.getMessage(), "", since(start));
+            return new ProbeResult(target, false, 0, failure.getMessage(), "", since(start), addresses);
         }
     }
 

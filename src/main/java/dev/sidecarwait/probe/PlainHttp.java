@@ -2,14 +2,17 @@ package dev.sidecarwait.probe;
 
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.Version;
+import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -45,8 +48,12 @@ public final class PlainHttp {
     private final Connector connector;
 
     public PlainHttp(Clock clock) {
+        this(clock, Resolver.ofSystem(clock));
+    }
+
+    public PlainHttp(Clock clock, Resolver resolver) {
         this.clock = clock;
-        this.connector = new Connector(clock);
+        this.connector = new Connector(clock, resolver);
     }
 
     /**
@@ -55,9 +62,14 @@ public final class PlainHttp {
      */
     public Response probe(Target.Http target, Timeout timeout) throws ProbeFailure {
         long deadline = deadline(timeout);
+        return probe(target, connector.addresses(target.host(), deadline), deadline, timeout);
+    }
+
+    /** As {@link #probe(Target.Http, Timeout)}, to the host's {@code addresses} (a redirect is followed only to the same host). */
+    Response probe(Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout) throws ProbeFailure {
         Target.Http current = target;
         for (int hops = 0; ; hops++) {
-            Exchange answer = exchange("GET", current, deadline, timeout, false, PEEK_BYTES);
+            Exchange answer = exchange("GET", current, addresses, deadline, timeout, false, PEEK_BYTES);
             if (!isFollowedRedirect(answer.status) || answer.location == null) {
                 return new Response(answer.status, answer.body, null);
             }
@@ -74,13 +86,15 @@ public final class PlainHttp {
 
     /** One request whose status matters and whose body is only glanced at (the sidecar's quit POST). */
     public Response send(String method, Target.Http target, Timeout timeout) throws ProbeFailure {
-        Exchange answer = exchange(method, target, deadline(timeout), timeout, false, PEEK_BYTES);
+        long deadline = deadline(timeout);
+        Exchange answer = exchange(method, target, connector.addresses(target.host(), deadline), deadline, timeout, false, PEEK_BYTES);
         return new Response(answer.status, answer.body, null);
     }
 
     /** GET with the body read to its end (at most {@code maxBytes}), for callers that parse it. */
     public Response fetch(Target.Http target, Timeout timeout, int maxBytes) throws ProbeFailure {
-        Exchange answer = exchange("GET", target, deadline(timeout), timeout, true, maxBytes);
+        long deadline = deadline(timeout);
+        Exchange answer = exchange("GET", target, connector.addresses(target.host(), deadline), deadline, timeout, true, maxBytes);
         return new Response(answer.status, answer.body, null);
     }
 
@@ -92,9 +106,9 @@ public final class PlainHttp {
         return clock.nanoTime() + timeout.millis() * 1_000_000;
     }
 
-    private Exchange exchange(String method, Target.Http target, long deadline, Timeout timeout, boolean wholeBody,
-                              int keepBytes) throws ProbeFailure {
-        Socket socket = connector.connect(target.host(), target.port(), deadline, timeout);
+    private Exchange exchange(String method, Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout,
+                              boolean wholeBody, int keepBytes) throws ProbeFailure {
+        Socket socket = connector.connect(addresses, target.port(), deadline, timeout);
         try (socket) {
             Wire wire = new Wire(socket, deadline, clock, timeout, Wire.Peer.HTTP);
             wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));

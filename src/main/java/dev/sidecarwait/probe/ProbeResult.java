@@ -1,10 +1,22 @@
 package dev.sidecarwait.probe;
 
+import java.net.InetAddress;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One look at one target. {@code status} is the HTTP status (0 when there was no HTTP answer), {@code detail}
- * why it is not ready (empty when ready), {@code bodyLine} the first line of the response body.
+ * why it is not ready (empty when ready), {@code bodyLine} the first line of the response body, {@code addresses}
+ * what the target's name resolved to (empty when it did not, or was not looked up).
  */
-public record ProbeResult(Target target, boolean ready, int status, String detail, String bodyLine, Duration latency) {
+public record ProbeResult(Target target, boolean ready, int status, String detail, String bodyLine, Duration latency,
+                          List<InetAddress> addresses) {
+
+    public ProbeResult {
+        addresses = List.copyOf(addresses);
+    }
+
+    public ProbeResult(Target target, boolean ready, int status, String detail, String bodyLine, Duration latency) {
+        this(target, ready, status, detail, bodyLine, latency, List.of());
+    }
 }

@@ -12,7 +12,7 @@ import java.util.Locale;
  * proxies' readiness ports are plain HTTP on localhost, a sidecar speaks TLS to the server on the app's
  * behalf, and TLS would double the size of the native binary.
  */
-public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, Target.Listening {
+public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, Target.Listening, Target.Dns {
 
     String host();
 
@@ -52,6 +52,22 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
     }
 
     /**
+     * A name that must resolve through the pod's DNS to at least one address (dns://orders-db): the Service, or a
+     * StatefulSet pod's record, exists. Nothing is connected to.
+     */
+    record Dns(String host, String text) implements Target {
+        @Override
+        public int port() {
+            return 0;
+        }
+
+        @Override
+        public String kind() {
+            return "dns";
+        }
+    }
+
+    /**
      * Ports that must have a listening socket in this pod's network namespace (read from /proc/net/tcp and tcp6,
      * not connected to): sockets another process (ztunnel, on the node) opened in the pod. Not written as a URL.
      */
@@ -76,7 +92,7 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
         }
     }
 
-    String SCHEMES = "http://, tcp://, redis://, postgres://, mysql://, grpc://, kafka://, amqp:// or nats://";
+    String SCHEMES = "http://, tcp://, dns://, redis://, postgres://, mysql://, grpc://, kafka://, amqp:// or nats://";
 
     /** One rule for every URL: user information is refused, since no check sends any and the URL goes into logs. */
     String USER_INFO_REFUSED = "a user or password is not accepted in a URL (no check sends one, and URLs are written "
@@ -113,7 +129,7 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
             throw new IllegalArgumentException("no scheme; use " + noSchemeHint);
         }
         Protocol protocol = Protocol.ofScheme(scheme);
-        if (!scheme.equals("http") && !scheme.equals("tcp") && protocol == null) {
+        if (!List.of("http", "tcp", "dns").contains(scheme) && protocol == null) {
             throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use " + schemesHint
                     + (List.of("https", "rediss", "grpcs", "amqps", "tls").contains(scheme) ? " (no TLS: readiness ports are plain HTTP, "
                     + "the sidecar does TLS for the app, and TLS would double the binary's size)" : ""));
@@ -122,6 +138,13 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
             throw new IllegalArgumentException(USER_INFO_REFUSED);
         }
         String host = hostOf(uri, text);
+        if (scheme.equals("dns")) {
+            if (uri.getPort() != -1 || (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/"))
+                    || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                throw new IllegalArgumentException("a dns:// target is a name and nothing else: dns://orders-db");
+            }
+            return new Dns(host, text);
+        }
         if (protocol != null) {
             if (protocol == Protocol.GRPC) {
                 return grpc(uri, host, text);

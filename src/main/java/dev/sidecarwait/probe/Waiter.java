@@ -7,14 +7,21 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * Polls every target until all are ready or the timeout passes. The first round goes out at once, then one
- * round per period, start to start; no request may run past the overall deadline. One Waiter per wait: it
- * keeps the wait's progress, which another thread may read at any time (a signal ends a wait midway).
+ * Polls every target until all are ready or the timeout passes, each target on its own schedule: its first probe
+ * goes out at once, then one per period, start to start, whatever the others are doing, so a target that holds its
+ * connection for the whole request timeout delays only itself, and the wait is ready at the slowest target's time
+ * plus at most one period. No request may run past the overall deadline. The first target is probed on the calling
+ * thread, each other one on a thread of its own. One Waiter per wait: it keeps the wait's progress, which another
+ * thread may read at any time (a signal ends a wait midway).
  */
 public final class Waiter {
+
+    /** Each further target's thread: a probe needs little stack (the JVM's default is 1 MiB, reserved, not used). */
+    static final long PROBE_THREAD_STACK = 256 * 1024;
 
     /**
      * How a wait ended, or how far it got: ready or not, the last result of each target not (yet) ready, and
@@ -34,6 +41,7 @@ public final class Waiter {
         this.prober = prober;
     }
 
+    /** {@code onFailedAttempt} is called from each target's thread, so it may be called by two at once. */
     public Outcome await(List<Target> targets, Duration timeout, Duration period, Duration requestTimeout,
                          Consumer<ProbeResult> onFailedAttempt) throws InterruptedException {
         long deadline;
@@ -45,35 +53,70 @@ public final class Waiter {
                 attempts.put(target, 0);
             }
         }
-        long roundStart = start;
-        while (true) {
-            for (Target target : snapshotOfPending()) {
-                long left = deadline - clock.nanoTime();
-                if (left <= 0) {
-                    break;
+        List<Thread> others = new ArrayList<>();
+        AtomicReference<RuntimeException> broken = new AtomicReference<>();
+        for (Target target : targets.subList(Math.min(1, targets.size()), targets.size())) {
+            Thread thread = new Thread(null, () -> {
+                try {
+                    schedule(target, deadline, period, requestTimeout, onFailedAttempt);
+                } catch (InterruptedException stopped) {
+                    // the wait was ended: this target's schedule ends with it
+                } catch (RuntimeException bug) {
+                    broken.compareAndSet(null, bug);
                 }
-                ProbeResult result = prober.probe(target, Timeout.within(requestTimeout, Duration.ofNanos(left)));
-                record(target, result);
-                if (!result.ready()) {
-                    onFailedAttempt.accept(result);
-                }
-            }
-            long now = clock.nanoTime();
-            synchronized (this) {
-                if (pending.isEmpty()) {
-                    return progress(true, "");
-                }
-            }
-            // Start to start; a round that overran its period is followed at once, never by a catch-up burst.
-            long nextRound = Math.max(roundStart + period.toNanos(), now);
-            if (nextRound >= deadline) {
-                // No further round fits: hold until the deadline so a timeout always means "waited that long".
-                clock.sleep(Duration.ofNanos(Math.max(0, deadline - now)));
-                return progress(false, "not probed before the timeout");
-            }
-            clock.sleep(Duration.ofNanos(nextRound - now));
-            roundStart = nextRound;
+            }, "probe " + target.text(), PROBE_THREAD_STACK);
+            thread.setDaemon(true); // never keeps the process alive after the wait has ended
+            others.add(thread);
         }
+        try {
+            others.forEach(Thread::start);
+            if (!targets.isEmpty()) {
+                schedule(targets.get(0), deadline, period, requestTimeout, onFailedAttempt);
+            }
+            for (Thread thread : others) {
+                thread.join();
+            }
+        } finally {
+            others.forEach(Thread::interrupt); // a wait ended by a signal ends every schedule, at its next pause
+        }
+        if (broken.get() != null) {
+            throw broken.get();
+        }
+        return progress(isReady(), "not probed before the timeout");
+    }
+
+    /**
+     * One target's schedule: a probe at once, then one per period, start to start; a probe that overran its period
+     * is followed at once, never by a catch-up burst. Not ready when no further probe fits: it holds until the
+     * deadline, so that a timeout always means "waited that long".
+     */
+    private void schedule(Target target, long deadline, Duration period, Duration requestTimeout,
+                          Consumer<ProbeResult> onFailedAttempt) throws InterruptedException {
+        long attemptStart = clock.nanoTime();
+        while (true) {
+            long left = deadline - clock.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            ProbeResult result = prober.probe(target, Timeout.within(requestTimeout, Duration.ofNanos(left)));
+            record(target, result);
+            if (result.ready()) {
+                return;
+            }
+            onFailedAttempt.accept(result);
+            long now = clock.nanoTime();
+            long next = Math.max(attemptStart + period.toNanos(), now);
+            if (next >= deadline) {
+                clock.sleep(Duration.ofNanos(Math.max(0, deadline - now)));
+                return;
+            }
+            clock.sleep(Duration.ofNanos(next - now));
+            attemptStart = next;
+        }
+    }
+
+    private synchronized boolean isReady() {
+        return pending.isEmpty();
     }
 
     /** How far the wait has got: safe to call from another thread while it runs. */
@@ -90,10 +133,6 @@ public final class Waiter {
         }
         Duration elapsed = attempts.isEmpty() ? Duration.ZERO : Duration.ofNanos(clock.nanoTime() - start);
         return new Outcome(ready, unready, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attempts)), elapsed);
-    }
-
-    private synchronized List<Target> snapshotOfPending() {
-        return new ArrayList<>(pending.keySet());
     }
 
     private synchronized void record(Target target, ProbeResult result) {

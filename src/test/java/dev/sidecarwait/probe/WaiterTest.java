@@ -97,16 +97,77 @@ class WaiterTest {
         assertEquals("HTTP status code 503", outcome.unready().get(0).detail());
     }
 
+    /** Two targets: only db's thread moves the fake clock (the proxy is ready at once), so the counts are exact. */
     @Test
     void everyTargetMustBeReadyAndReadyOnesAreNotProbedAgain() throws InterruptedException {
-        List<String> probed = new ArrayList<>();
+        List<String> probed = java.util.Collections.synchronizedList(new ArrayList<>());
         Prober prober = (target, timeout) -> {
             probed.add(target.text());
             boolean ready = target == proxy || clock.elapsed().compareTo(Duration.ofMillis(1000)) >= 0;
             return new ProbeResult(target, ready, 0, ready ? "" : "connection refused", "", Duration.ZERO);
         };
-        assertTrue(await(prober, List.of(proxy, db), 60_000, 500, 500).ready());
-        assertEquals(List.of(proxy.text(), db.text(), db.text(), db.text()), probed);
+        Waiter.Outcome outcome = await(prober, List.of(proxy, db), 60_000, 500, 500);
+        assertTrue(outcome.ready());
+        assertEquals(1, probed.stream().filter(proxy.text()::equals).count());
+        assertEquals(3, probed.stream().filter(db.text()::equals).count());
+        assertEquals(java.util.Map.of(proxy, 1, db, 3), outcome.attempts());
+    }
+
+    /**
+     * Each target on its own schedule, on the real clock: targets that each hold their request for its whole timeout
+     * are all probed from the start, once per period, none waiting for another. One thread of the caller's and one per
+     * further target.
+     */
+    @Test
+    void targetsThatHoldTheirRequestsDoNotDelayEachOther() throws InterruptedException {
+        List<Target> targets = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            targets.add(Target.parse("redis://10.0.0." + (i + 1) + ":6379"));
+        }
+        Prober holds = (target, limit) -> {
+            try {
+                Thread.sleep(limit.millis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new ProbeResult(target, false, 0, "request timed out after " + limit.millis() + " ms", "",
+                    Duration.ofMillis(limit.millis()));
+        };
+        Waiter.Outcome outcome = new Waiter(dev.sidecarwait.Clock.SYSTEM, holds).await(targets, Duration.ofSeconds(3),
+                Duration.ofMillis(250), Duration.ofMillis(500), failed -> { });
+        assertFalse(outcome.ready());
+        assertEquals(20, outcome.unready().size());
+        for (Target target : targets) {
+            // 3 s of 500 ms requests back to back: 6, the last one cut short; a loaded machine may start some late
+            assertTrue(outcome.attempts().get(target) >= 4, target + " was probed " + outcome.attempts().get(target) + " times");
+        }
+    }
+
+    @Test
+    void oneTargetThatHoldsLeavesTheOthersReadyAtTheirFirstProbe() throws InterruptedException {
+        Target slow = Target.parse("redis://10.0.0.99:6379");
+        List<Target> targets = new ArrayList<>(List.of(slow));
+        for (int i = 0; i < 19; i++) {
+            targets.add(Target.parse("tcp://10.0.0." + (i + 1) + ":5432"));
+        }
+        Prober prober = (target, limit) -> {
+            if (target != slow) {
+                return new ProbeResult(target, true, 0, "", "", Duration.ZERO);
+            }
+            try {
+                Thread.sleep(limit.millis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new ProbeResult(target, false, 0, "request timed out", "", Duration.ofMillis(limit.millis()));
+        };
+        Waiter.Outcome outcome = new Waiter(dev.sidecarwait.Clock.SYSTEM, prober).await(targets, Duration.ofSeconds(2),
+                Duration.ofMillis(250), Duration.ofMillis(500), failed -> { });
+        assertFalse(outcome.ready());
+        assertEquals(List.of(slow), outcome.unready().stream().map(ProbeResult::target).toList());
+        for (Target target : targets.subList(1, targets.size())) {
+            assertEquals(1, outcome.attempts().get(target), target.text());
+        }
     }
 
     @Test

@@ -1,0 +1,126 @@
+package dev.sidecarwait.dns;
+
+import dev.sidecarwait.Clock;
+import dev.sidecarwait.wire.ProbeFailure;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.PortUnreachableException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One server asked about one name, for A and AAAA at once, before a deadline: both queries go out on one connected
+ * UDP socket (so an ICMP "port unreachable" from a server that is not up yet ends the exchange at once), and a
+ * truncated answer is asked again over TCP, as Go does (net/dnsclient_unix.go, exchange). Replies that do not match
+ * a query (id, name, type) are ignored, and the wait for the real one goes on.
+ */
+final class Exchange {
+
+    /** What the server said to one query, or, when it said nothing usable, why ({@code trouble}, for a log line). */
+    record Answer(DnsMessage.Reply reply, String trouble) {
+    }
+
+    private final Clock clock;
+
+    Exchange(Clock clock) {
+        this.clock = clock;
+    }
+
+    Map<Integer, Answer> ask(InetSocketAddress server, String name, Set<Integer> types, long deadline) {
+        Map<Integer, Integer> ids = new LinkedHashMap<>();
+        for (int type : types) {
+            ids.put(type, ThreadLocalRandom.current().nextInt(1 << 16));
+        }
+        Map<Integer, Answer> answers = new LinkedHashMap<>();
+        long start = clock.nanoTime();
+        try (DatagramSocket socket = new DatagramSocket()) {
+            socket.connect(server);
+            for (Map.Entry<Integer, Integer> query : ids.entrySet()) {
+                byte[] bytes = DnsMessage.query(query.getValue(), name, query.getKey());
+                socket.send(new DatagramPacket(bytes, bytes.length));
+            }
+            byte[] buffer = new byte[DnsMessage.MAX_UDP];
+            while (answers.size() < ids.size()) {
+                long left = clock.millisUntil(deadline);
+                if (left <= 0) {
+                    break;
+                }
+                socket.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
+                DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+                try {
+                    socket.receive(packet);
+                } catch (SocketTimeoutException late) {
+                    break;
+                }
+                DnsMessage.Reply reply = DnsMessage.read(buffer, packet.getLength());
+                for (Map.Entry<Integer, Integer> query : ids.entrySet()) {
+                    if (reply != null && !answers.containsKey(query.getKey())
+                            && DnsMessage.answers(reply, query.getValue(), name, query.getKey())) {
+                        answers.put(query.getKey(), reply.truncated()
+                                ? overTcp(server, name, query.getKey(), deadline) : new Answer(reply, null));
+                    }
+                }
+            }
+        } catch (PortUnreachableException down) {
+            return unanswered(ids.keySet(), answers, "nothing answers DNS at " + show(server) + " (port unreachable)");
+        } catch (IOException e) {
+            return unanswered(ids.keySet(), answers, "cannot reach DNS server " + show(server) + ": " + words(e));
+        }
+        return unanswered(ids.keySet(), answers, "no answer from DNS server " + show(server) + " within "
+                + (clock.nanoTime() - start) / 1_000_000 + " ms");
+    }
+
+    /** RFC 7766: a two-byte length, then the message, both ways. */
+    private Answer overTcp(InetSocketAddress server, String name, int type, long deadline) {
+        int id = ThreadLocalRandom.current().nextInt(1 << 16);
+        long start = clock.nanoTime();
+        try (Socket socket = new Socket()) {
+            socket.connect(server, (int) Math.max(1, Math.min(clock.millisUntil(deadline), Integer.MAX_VALUE)));
+            byte[] query = DnsMessage.query(id, name, type);
+            OutputStream out = socket.getOutputStream();
+            out.write(new byte[] {(byte) (query.length >> 8), (byte) query.length});
+            out.write(query);
+            out.flush();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            socket.setSoTimeout((int) Math.max(1, Math.min(clock.millisUntil(deadline), Integer.MAX_VALUE)));
+            byte[] message = new byte[in.readUnsignedShort()]; // at most 65535: the length is two bytes
+            socket.setSoTimeout((int) Math.max(1, Math.min(clock.millisUntil(deadline), Integer.MAX_VALUE)));
+            in.readFully(message);
+            DnsMessage.Reply reply = DnsMessage.read(message, message.length);
+            if (reply == null || !DnsMessage.answers(reply, id, name, type)) {
+                return new Answer(null, "DNS server " + show(server) + " answered over TCP with something else");
+            }
+            return new Answer(reply, null);
+        } catch (SocketTimeoutException late) {
+            return new Answer(null, "no answer from DNS server " + show(server) + " over TCP within "
+                    + (clock.nanoTime() - start) / 1_000_000 + " ms (the UDP answer was truncated)");
+        } catch (IOException e) {
+            return new Answer(null, "DNS server " + show(server) + " over TCP (the UDP answer was truncated): " + words(e));
+        }
+    }
+
+    private static Map<Integer, Answer> unanswered(Set<Integer> types, Map<Integer, Answer> answers, String trouble) {
+        for (int type : types) {
+            answers.putIfAbsent(type, new Answer(null, trouble));
+        }
+        return answers;
+    }
+
+    static String show(InetSocketAddress server) {
+        String host = Literals.text(server.getAddress());
+        return (server.getAddress() instanceof Inet6Address ? "[" + host + "]" : host) + ":" + server.getPort();
+    }
+
+    private static String words(IOException e) {
+        return ProbeFailure.describe(e);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.sidecarwait.dns;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/** IP address literals, strictly: a dotted quad, or IPv6 (with a zone); anything else is a name. Never asks DNS. */
+public final class Literals {
+
+    private Literals() {
+    }
+
+    /** An address as people write it: IPv6 in RFC 5952's short form ("fd00::12", not "fd00:0:0:0:0:0:0:12"). */
+    public static String text(InetAddress address) {
+        byte[] bytes = address.getAddress();
+        if (bytes.length != 16) {
+            return address.getHostAddress();
+        }
+        int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) {
+            groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
+        }
+        int bestStart = -1;
+        int bestLength = 1;
+        for (int i = 0; i < 8; i++) {
+            int j = i;
+            while (j < 8 && groups[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                text.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (text.length() > 0 && text.charAt(text.length() - 1) != ':') {
+                text.append(':');
+            }
+            text.append(Integer.toHexString(groups[i]));
+        }
+        String scope = address.getHostAddress().contains("%") ? address.getHostAddress().substring(address.getHostAddress().indexOf('%')) : "";
+        return text + scope;
+    }
+
+    /** The address written in {@code text}, or null when it is not an IP literal. */
+    public static InetAddress parse(String text) {
+        if (text.indexOf(':') >= 0) {
+            if (!text.matches("[0-9A-Fa-f:.]+(%[0-9A-Za-z_.-]+)?")) {
+                return null;
+            }
+            try {
+                return InetAddress.getByName(text); // a literal with ':' is parsed, never looked up
+            } catch (UnknownHostException | SecurityException notALiteral) {
+                return null;
+            }
+        }
+        String[] parts = text.split("\\.", -1);
+        if (parts.length != 4) {
+            return null;
+        }
+        byte[] bytes = new byte[4];
+        for (int i = 0; i < 4; i++) {
+            if (!parts[i].matches("\\d{1,3}") || Integer.parseInt(parts[i]) > 255) {
+                return null;
+            }
+            bytes[i] = (byte) Integer.parseInt(parts[i]);
+        }
+        try {
+            return InetAddress.getByAddress(bytes);
+        } catch (UnknownHostException impossible) {
+            return null; // four bytes are always an address
+        }
+    }
+}

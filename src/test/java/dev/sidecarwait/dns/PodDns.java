@@ -1,0 +1,86 @@
+package dev.sidecarwait.dns;
+
+import dev.sidecarwait.SidecarWaitProcess;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A pod's own view of names, made for one test, as the kubelet makes it for a container: a new network namespace
+ * (loopback only) and a new mount namespace in which the test's resolv.conf and hosts are bind-mounted over
+ * /etc/resolv.conf and /etc/hosts. In it a real DNS server, Debian's dnsmasq, answering as CoreDNS does (its
+ * records with TTL 0, NXDOMAIN for every other name, NODATA for a type a name lacks), started, changed and stopped
+ * by the test's own lines of shell ({@code setup}), which run in the background while sidecar-wait runs. Its own
+ * PID namespace too, so that everything it started ends with it.
+ */
+final class PodDns {
+
+    /** The pod's search list, as the kubelet writes it for a pod in namespace "shop". */
+    static final String RESOLV_CONF = """
+            search shop.svc.cluster.local svc.cluster.local cluster.local
+            nameserver 127.0.0.1
+            options ndots:5
+            """;
+
+    private static final String SCRIPT = """
+            ip link set lo up || exit 97
+            mount --bind "$POD/resolv.conf" /etc/resolv.conf || exit 98
+            mount --bind "$POD/hosts" /etc/hosts || exit 98
+            # dns ADDRESS [OPTION...]: dnsmasq as CoreDNS answers, from $POD/records (reloaded by kill -HUP)
+            dns() {
+              local address=$1; shift
+              dnsmasq --keep-in-foreground --no-resolv --no-hosts --bind-interfaces --listen-address="$address" \\
+                --port=53 --user=root --pid-file= --local-ttl=0 --log-queries --log-facility="$POD/dnsmasq.log" "$@" &
+              echo $! >> "$POD/dns.pids"
+            }
+            # reload: every DNS server reads $POD/records again
+            reload() { kill -HUP $(cat "$POD/dns.pids"); }
+            served() { dns "$1" --local=/#/ --addn-hosts="$POD/records"; }
+            # listening PORT: waits until something listens on PORT (UDP or TCP), 3 s at most
+            listening() { for i in $(seq 60); do ss -Hlnut "sport = :$1" | grep -q . && return; sleep 0.05; done; }
+            ( eval "$POD_SETUP" ) &
+            for i in $(seq 200); do [ -e "$POD/ready" ] && break; sleep 0.05; done
+            "$@"
+            """; // PID 1 of its own PID namespace: when it exits, the kernel ends everything the test started
+
+    private PodDns() {
+    }
+
+    record Result(int exit, String out, String err, String dnsLog) {
+    }
+
+    /**
+     * Runs sidecar-wait with {@code args} in a pod whose resolv.conf, hosts and DNS records are the given texts;
+     * {@code setup} is shell run as the pod starts, and sidecar-wait starts once it is done ({@code served 127.0.0.1;
+     * listening 53} starts the DNS server first); what must happen during the wait goes in {@code (sleep 2; ...) &}.
+     */
+    static Result run(Path dir, String resolvConf, String hosts, String records, String setup, String... args)
+            throws Exception {
+        Files.writeString(dir.resolve("resolv.conf"), resolvConf);
+        Files.writeString(dir.resolve("hosts"), hosts);
+        Files.writeString(dir.resolve("records"), records);
+        Files.deleteIfExists(dir.resolve("ready"));
+        Files.deleteIfExists(dir.resolve("dnsmasq.log"));
+        Files.deleteIfExists(dir.resolve("dns.pids"));
+        List<String> command = new ArrayList<>(List.of("unshare", "--net", "--mount", "--pid", "--fork", "--mount-proc",
+                "bash", "-c", SCRIPT, "pod"));
+        command.addAll(SidecarWaitProcess.builder(args).command());
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(name -> name.startsWith("SIDECAR_WAIT_") || name.equals("KUBERNETES_SERVICE_HOST"));
+        builder.environment().put("POD", dir.toString());
+        builder.environment().put("POD_SETUP", setup + "\ntouch \"$POD/ready\"");
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("did not finish: " + Files.readString(err));
+        }
+        Path log = dir.resolve("dnsmasq.log");
+        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8), Files.exists(log) ? Files.readString(log) : "");
+    }
+}
