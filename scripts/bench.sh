@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a wait costs: sidecar-wait side by side with what people use today, on this machine.
 #
-#   bash scripts/bench.sh            # about five minutes; RUNS=9 for steadier medians
+#   bash scripts/bench.sh            # about six minutes; RUNS=9 for steadier medians
+#   bash scripts/bench.sh targets    # only what one more target costs (about a minute)
 #
 # Compared: sidecar-wait as shipped (scripts/sidecar-wait: the native binary when built, else the jar with the
 # launcher's JVM options and class-data cache), the bare jar on a default JVM, the seeds' curl loop, and one
@@ -27,7 +28,7 @@ need() {
     apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 }
-need nginx:nginx curl:curl gnuplot:gnuplot-nox
+need nginx:nginx curl:curl gnuplot:gnuplot-nox socat:socat
 [ -x /usr/bin/time ] || need /usr/bin/time:time
 if [ ! -f target/sidecar-wait.jar ]; then mvn -B -q package -DskipTests; fi
 
@@ -219,6 +220,49 @@ one_wait() {
   record classes bare-jar - "$(grep -c '' "$out/classes-bare-jar.txt")"
 }
 
+# 5. what one more target costs: N targets that each hold every connection and never answer (a proxy with no
+#    upstream: socat accepts and sleeps), so all N are probing at once; sampled 2 s into a 4 s wait of the jar with
+#    the launcher's JVM options: threads, live heap (jcmd GC.run, then GC.heap_info), and the process's own memory
+targets_cost() {
+  local base=$((port + 100)) n run pid args p heap
+  for p in $(seq "$base" $((base + 20))); do
+    socat "TCP-LISTEN:$p,bind=127.0.0.1,fork,reuseaddr" SYSTEM:"sleep 30" >/dev/null 2>&1 &
+  done
+  sleep 0.5
+  for n in 1 2 11 21; do
+    args=""
+    for p in $(seq "$base" $((base + n - 1))); do args="$args --url redis://127.0.0.1:$p"; done
+    for run in $(seq 1 "$(( runs < 3 ? runs : 3 ))"); do
+      SIDECAR_WAIT_JVM_CACHE=off bash -c "exec scripts/sidecar-wait wait -q $args --timeout 4s --request-timeout 500ms" \
+        >/dev/null 2>&1 &
+      pid=$!
+      sleep 2
+      record target_threads - "$n" "$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status")"
+      jcmd "$pid" GC.run >/dev/null 2>&1 || true  # what is kept, not what was allocated since the last collection
+      heap=$(jcmd "$pid" GC.heap_info 2>/dev/null | awk '/used/ { for (i = 1; i < NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?/, "", v); t += v } } END { print int(t) }')
+      record target_heap_kib - "$n" "${heap:-0}"
+      read -r rss own <<<"$(memory_of "$pid")"
+      record target_private - "$n" "$own"
+      wait "$pid" || true
+    done
+  done
+  kill $(jobs -p) 2>/dev/null || true
+}
+per_target() {  # (value at 21 targets - value at 1) / 20, from the medians
+  awk -v a="$(median "$1" - 1)" -v b="$(median "$1" - 21)" 'BEGIN { printf "%.2f", (b - a) / 20 }'
+}
+targets_table() {
+  echo "| targets | threads | live heap, KiB (after a full GC) | the process's own memory, MiB (Private_Dirty) |"
+  echo "|---|---|---|---|"
+  for n in 1 2 11 21; do
+    echo "| $n | $(cell target_threads - "$n") | $(cell target_heap_kib - "$n") | $(cell target_private - "$n") |"
+  done
+  echo "| one more target | $(per_target target_threads) | $(per_target target_heap_kib) | $(per_target target_private) |"
+}
+
+if [ "${1:-}" = targets ]; then
+  targets_cost
+else
 echo "Measuring on $(nproc) cores, $(java -version 2>&1 | head -1); $runs runs after a warm-up..." >&2
 first_probe
 echo "  start to first probe: done" >&2
@@ -230,6 +274,9 @@ resident
 echo "  resident and private memory, waiting and while the command runs: done" >&2
 one_wait
 echo "  one wait on a ready endpoint: done" >&2
+targets_cost
+echo "  what one more target costs: done" >&2
+fi
 unready
 
 # --- results --------------------------------------------------------------------------------------------
@@ -245,6 +292,10 @@ cell() {
   if [ "$s" = "-" ]; then echo "n/a"; else read -r m lo hi <<<"$s"; echo "$m ($lo–$hi)"; fi
 }
 median() { local s; s=$(stats "$@"); echo "${s%% *}"; }
+if [ "${1:-}" = targets ]; then
+  targets_table | tee "$out/targets.md"
+  exit 0
+fi
 size_of() { [ -e "$1" ] && du -k "$1" | awk '{ printf "%d KiB", $1 }' || echo "not built"; }
 
 {
@@ -265,7 +316,11 @@ size_of() { [ -e "$1" ] && du -k "$1" | awk '{ printf "%d KiB", $1 }' || echo "n
   echo "| classes loaded, one wait (JVM, -Xlog:class+load) | $(cell classes shipped -) | $(cell classes bare-jar -) | n/a | n/a |"
   echo "| artifact size | jar $(size_of target/sidecar-wait.jar), launcher $(size_of scripts/sidecar-wait), native $(size_of target/sidecar-wait) | (the same jar) | curl $(size_of "$(command -v curl)") + libcurl | (the same curl) |"
   echo
-  echo "Median (min–max) of $runs runs after a warm-up (CPU and RSS: $(( runs < 3 ? runs : 3 )) runs). Default period: each tool's own (sidecar-wait's default; sleep 1 in the seeds' curl loop). $(nproc) cores, $(uname -r), $(java -version 2>&1 | head -1), $(curl --version | head -1 | cut -d' ' -f1-2), nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), $(date -u +%Y-%m-%d)."
+  echo "What one more target costs (each target probed on its own schedule, a thread each beyond the first):"
+  echo
+  targets_table
+  echo
+  echo "Median (min–max) of $runs runs after a warm-up (CPU, RSS and targets: $(( runs < 3 ? runs : 3 )) runs). Default period: each tool's own (sidecar-wait's default; sleep 1 in the seeds' curl loop). $(nproc) cores, $(uname -r), $(java -version 2>&1 | head -1), $(curl --version | head -1 | cut -d' ' -f1-2), nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), $(date -u +%Y-%m-%d)."
 } > "$out/results.md"
 cat "$out/results.md"
 

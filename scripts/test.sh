@@ -2,8 +2,8 @@
 # The README's test command: installs what the tests need and is missing, then runs every test (mvn -B verify).
 #
 # The tests start real servers from Debian's packages: Redis, PostgreSQL, MariaDB (ServerProbeTest), RabbitMQ and
-# NATS (BrokerProbeTest); the data-plane tests make network and PID namespaces (unshare, nsenter; ip brings their
-# loopback up). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
+# NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest); the data-plane and DNS tests make network,
+# mount and PID namespaces (unshare, nsenter; ip brings their loopback up, ss sees what listens there). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
 # HandoverProcessTest needs a JDK 22 or later under /usr/lib/jvm beside the build's (these machines have Temurin 25
 # there; Debian 12 packages none): without one this script says so before anything runs.
 #
@@ -18,6 +18,7 @@ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
 [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || missing+=(rabbitmq-server)
 command -v nats-server >/dev/null || missing+=(nats-server)
+[ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
 command -v unshare >/dev/null || missing+=(util-linux)
 command -v ip >/dev/null || [ -x /usr/sbin/ip ] || missing+=(iproute2)
 command -v perl >/dev/null || missing+=(perl)

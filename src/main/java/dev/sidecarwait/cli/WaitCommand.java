@@ -44,6 +44,8 @@ import picocli.CommandLine.Spec;
                 "    sidecar-wait wait --mesh linkerd",
                 "    sidecar-wait wait --mesh envoy --verbose   # says why Envoy is not ready",
                 "    sidecar-wait wait --url postgres://orders-db:5432 --url redis://cache:6379",
+                "  A StatefulSet pod's DNS record, published once that pod is Ready:",
+                "    sidecar-wait wait --url dns://db-0.db -- start-app",
                 "  Any kind of pod (Istio sidecar, ambient, Linkerd; none: no wait):",
                 "    sidecar-wait wait --mesh auto -- start-app",
                 "  Istio ambient, through ztunnel to the database (never postStart):",

@@ -1,6 +1,7 @@
 package dev.sidecarwait.probe;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.dns.Literals;
 import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.sockets.ProcNetTcp;
 import dev.sidecarwait.sockets.TcpSocket;
@@ -52,18 +53,19 @@ public final class NetworkProber implements Prober {
         }
         List<InetAddress> addresses = List.of();
         try {
-            addresses = connector.addresses(target.host(), deadline);
+            List<InetAddress> found = connector.addresses(target.host(), deadline);
+            addresses = named(target.host()) ? found : List.of(); // what a name resolved to is worth showing
             if (target instanceof Target.Dns) {
                 return new ProbeResult(target, true, 0, "", "", since(start), addresses);
             }
             if (target instanceof Target.Http httpTarget) {
-                PlainHttp.Response response = http.probe(httpTarget, addresses, deadline, timeout);
+                PlainHttp.Response response = http.probe(httpTarget, found, deadline, timeout);
                 boolean ready = expected.matches(response.status());
                 String detail = ready ? "" : "HTTP status code " + response.status() + (response.unfollowedRedirect() == null
                         ? "" : " (a redirect to " + response.unfollowedRedirect() + ", not followed: another host)");
                 return new ProbeResult(target, ready, response.status(), detail, response.bodyLine(), since(start), addresses);
             }
-            Socket socket = connector.connect(addresses, target.port(), deadline, timeout);
+            Socket socket = connector.connect(found, target.port(), deadline, timeout);
             try {
                 String said = target instanceof Target.Server server
                         ? server.protocol().handshake().exchange(new Wire(socket, deadline, clock, timeout, Wire.Peer.SERVER), server)
@@ -89,6 +91,11 @@ public final class NetworkProber implements Prober {
         String detail = missing.isEmpty() ? "" : "nothing listens on port " + missing.stream().map(String::valueOf)
                 .collect(Collectors.joining(", ")) + (missing.size() == target.ports().size() ? "" : " (the others are listening)");
         return new ProbeResult(target, missing.isEmpty(), 0, detail, "", since(start));
+    }
+
+    /** A host name, not an IP literal or localhost (which resolve to themselves). */
+    private static boolean named(String host) {
+        return Literals.parse(host) == null && !host.equalsIgnoreCase("localhost");
     }
 
     private Duration since(long start) {
