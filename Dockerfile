@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # The sidecar-wait image: the native binary alone, on scratch. ENTRYPOINT is the binary, so
 #   docker build -t sidecar-wait:0.1.0 .
 #   docker run --rm sidecar-wait:0.1.0 --version
@@ -11,7 +10,12 @@
 #                --build-arg LINKING=--static-nolibc --build-arg RUNTIME=gcr.io/distroless/base-debian12 .
 #
 # The builders are pinned by tag (GraalVM for JDK 25, which -Os needs); pin them by digest in your own
-# registry for reproducible builds.
+# registry for reproducible builds. No `# syntax=` line: nothing here needs a BuildKit frontend from Docker Hub,
+# so mirror-only and air-gapped builders build it as it is.
+#
+# The image runs as uid and gid 65532, not root, so a pod with runAsNonRoot: true needs no runAsUser for it; `install`
+# only writes into the shared volume (an emptyDir is world-writable, or group-writable with fsGroup). Beside the
+# binary, /sidecar-wait.cdx.json is the CycloneDX SBOM of what it is built from (the jar's build writes it).
 ARG JAR_BUILDER=maven:3.9.9-eclipse-temurin-17
 ARG NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:25-muslib
 ARG RUNTIME=scratch
@@ -32,4 +36,6 @@ RUN native-image ${LINKING} -jar sidecar-wait.jar -o sidecar-wait && ./sidecar-w
 
 FROM ${RUNTIME}
 COPY --from=native /build/sidecar-wait /sidecar-wait
+COPY --from=jar /src/target/sidecar-wait.cdx.json /sidecar-wait.cdx.json
+USER 65532:65532
 ENTRYPOINT ["/sidecar-wait"]
