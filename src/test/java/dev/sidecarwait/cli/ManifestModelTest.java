@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class ManifestModelTest {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     @Test
     void everyManifestIsAKubernetesObjectWithNoFieldKubernetesDoesNotKnow() throws IOException {
@@ -66,7 +66,7 @@ class ManifestModelTest {
                 unknownFields(YAML.treeToValue(misplaced, Deployment.class)));
     }
 
-    private static List<JsonNode> documents(Path file) throws IOException {
+    static List<JsonNode> documents(Path file) throws IOException {
         List<JsonNode> documents = new ArrayList<>();
         try (var parser = YAML.getFactory().createParser(file.toFile())) {
             var values = YAML.readValues(parser, JsonNode.class);
@@ -80,7 +80,7 @@ class ManifestModelTest {
         return documents;
     }
 
-    private static Class<? extends KubernetesResource> model(Path file, JsonNode document) {
+    static Class<? extends KubernetesResource> model(Path file, JsonNode document) {
         String type = document.path("apiVersion").asText() + " " + document.path("kind").asText();
         return switch (type) {
             case "apps/v1 Deployment" -> Deployment.class;
