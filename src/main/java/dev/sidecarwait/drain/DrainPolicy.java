@@ -77,9 +77,12 @@ public final class DrainPolicy {
             }
             int[] count = counts.computeIfAbsent(socket.localPort(), port -> new int[2]);
             count[socket.state() == TcpState.LISTEN ? 0 : 1]++;
-            if (owner != null) {
+            if (owner != null || socket.uid() >= 0) {
+                // Another user's process is not ours to see (/proc/PID/fd), nor one of another container without
+                // shareProcessNamespace: the socket table still says whose socket it is.
                 holders.computeIfAbsent(socket.localPort(), port -> new java.util.TreeSet<>())
-                        .add(owner.name() + " pid " + owner.pid());
+                        .add(owner != null ? owner.name() + " pid " + owner.pid()
+                                : "a process of uid " + socket.uid() + " not visible here");
             }
         }
         List<Open> open = new ArrayList<>();

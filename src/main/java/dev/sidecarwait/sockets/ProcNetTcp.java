@@ -57,7 +57,7 @@ public final class ProcNetTcp {
             }
             return new TcpSocket(address(f[1].substring(0, localColon)), Integer.parseInt(f[1].substring(localColon + 1), 16),
                     address(f[2].substring(0, remoteColon)), Integer.parseInt(f[2].substring(remoteColon + 1), 16),
-                    TcpState.ofCode(Integer.parseInt(f[3], 16)), Long.parseLong(f[9]));
+                    TcpState.ofCode(Integer.parseInt(f[3], 16)), Long.parseLong(f[9]), Integer.parseInt(f[7]));
         } catch (NumberFormatException e) {
             return null;
         }

@@ -1,8 +1,15 @@
 package dev.sidecarwait.sockets;
 
-/** One line of /proc/net/tcp or /proc/net/tcp6. {@code inode} is 0 for sockets no process holds (TIME_WAIT). */
+/**
+ * One line of /proc/net/tcp or /proc/net/tcp6. {@code inode} is 0 for sockets no process holds (TIME_WAIT); {@code uid}
+ * is the user that opened it, -1 where unknown.
+ */
 public record TcpSocket(String localAddress, int localPort, String remoteAddress, int remotePort, TcpState state,
-                        long inode) {
+                        long inode, int uid) {
+
+    public TcpSocket(String localAddress, int localPort, String remoteAddress, int remotePort, TcpState state, long inode) {
+        this(localAddress, localPort, remoteAddress, remotePort, state, inode, -1);
+    }
 
     public String local() {
         return (localAddress.contains(":") ? "[" + localAddress + "]" : localAddress) + ":" + localPort;

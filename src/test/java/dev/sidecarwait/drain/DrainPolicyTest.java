@@ -53,6 +53,14 @@ class DrainPolicyTest {
     }
 
     @Test
+    void anOwnerThatCannotBeSeenIsNamedByItsUser() {
+        // Another user's process (its /proc/PID/fd is not ours to read): the socket table still names the user.
+        List<TcpSocket> sockets = List.of(new TcpSocket("0.0.0.0", 8080, "0.0.0.0", 0, TcpState.LISTEN, 5, 2000));
+        assertEquals("port 8080 LISTEN (a process of uid 2000 not visible here)",
+                new DrainPolicy(Set.of(8080), PROXY, MESH_PORTS, Set.of()).stillOpen(sockets, Map.of()).get(0).toString());
+    }
+
+    @Test
     void aVisibleOwnerDecidesOverThePort() {
         // Something that is not the proxy listening on a mesh port still holds the pod open.
         List<TcpSocket> sockets = List.of(listen(15090, 9));

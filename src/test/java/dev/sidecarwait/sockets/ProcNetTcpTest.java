@@ -35,13 +35,13 @@ class ProcNetTcpTest {
         Files.writeString(proc.resolve("net/tcp6"), TCP6);
         List<TcpSocket> sockets = new ProcNetTcp(proc).read();
         assertEquals(9, sockets.size());
-        assertEquals(new TcpSocket("0.0.0.0", 2024, "0.0.0.0", 0, TcpState.LISTEN, 1223), sockets.get(0));
-        assertEquals(new TcpSocket("127.0.0.1", 38080, "127.0.0.1", 33544, TcpState.ESTABLISHED, 13356), sockets.get(2));
+        assertEquals(new TcpSocket("0.0.0.0", 2024, "0.0.0.0", 0, TcpState.LISTEN, 1223, 0), sockets.get(0));
+        assertEquals(new TcpSocket("127.0.0.1", 38080, "127.0.0.1", 33544, TcpState.ESTABLISHED, 13356, 0), sockets.get(2));
         assertEquals(TcpState.CLOSE_WAIT, sockets.get(3).state());
-        assertEquals(new TcpSocket("127.0.0.1", 33552, "127.0.0.1", 38080, TcpState.FIN_WAIT2, 0), sockets.get(4));
-        assertEquals(new TcpSocket("::", 38082, "::", 0, TcpState.LISTEN, 13354), sockets.get(5));
-        assertEquals(new TcpSocket("::1", 38081, "::", 0, TcpState.LISTEN, 13353), sockets.get(6));
-        assertEquals(new TcpSocket("::ffff:127.0.0.1", 25020, "::ffff:127.0.0.1", 52646, TcpState.TIME_WAIT, 0), sockets.get(7));
+        assertEquals(new TcpSocket("127.0.0.1", 33552, "127.0.0.1", 38080, TcpState.FIN_WAIT2, 0, 0), sockets.get(4));
+        assertEquals(new TcpSocket("::", 38082, "::", 0, TcpState.LISTEN, 13354, 0), sockets.get(5));
+        assertEquals(new TcpSocket("::1", 38081, "::", 0, TcpState.LISTEN, 13353, 0), sockets.get(6));
+        assertEquals(new TcpSocket("::ffff:127.0.0.1", 25020, "::ffff:127.0.0.1", 52646, TcpState.TIME_WAIT, 0, 0), sockets.get(7));
         assertEquals("[::1]:40238", sockets.get(8).local());
     }
 
