@@ -1,0 +1,245 @@
+package dev.sidecarwait.process;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sidecarwait.SidecarWaitProcess;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * sidecar-wait in a restricted pod: every process here runs under another uid with no capability at all (setpriv:
+ * uid, gid, fsGroup's supplementary group, empty inheritable and bounding sets, no_new_privs), as a container whose
+ * securityContext sets runAsUser, drops ALL and forbids privilege escalation. An init container's user installs the
+ * binary into a volume a third user owns (an emptyDir with fsGroup: group-writable, setgid); the app's user runs the
+ * installed copy. The "binary" is a launcher that runs the JVM build ({@code NativeStandIn}): what is checked is the
+ * file and who may copy and run it; the hand-over is ExecWithFfm's, as in {@link HandoverProcessTest}.
+ */
+class NonRootTest {
+
+    private static final String INSTALLER = "1000";
+    private static final String VOLUME_OWNER = "2000";
+    private static final String APP = "3000";
+    private static final String FS_GROUP = "4000";
+
+    @TempDir
+    static Path dir;
+
+    private static Path volume;
+    private static Path launcher;
+    private static Path java25;
+    private static Path harness;
+    private static Path runtime;
+    private static Path classes;
+    private static ServerSocket ready;
+
+    /** A world-readable copy of what the processes need (the build's own files sit under root's 0700 home). */
+    @BeforeAll
+    static void layOutAPod() throws Exception {
+        Path root = Files.createDirectory(dir.resolve("pod"));
+        run(List.of("chmod", "755", dir.toString(), root.toString()));
+        Path cp = Files.createDirectories(root.resolve("cp"));
+        List<String> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(":")) {
+            if (entry.endsWith("/classes") || entry.endsWith("/test-classes") || entry.contains("/picocli-")) {
+                Path copy = cp.resolve(Path.of(entry).getFileName());
+                run(List.of("cp", "-r", entry, copy.toString()));
+                entries.add(copy.toString());
+            }
+        }
+        classes = cp.resolve("classes");
+        Path jdk = HandoverProcessTest.Jdk.withForeignFunctions();
+        java25 = jdk.resolve("bin/java");
+        harness = Files.createDirectory(root.resolve("harness"));
+        Process javac = new ProcessBuilder(jdk.resolve("bin/javac").toString(), "-d", harness.toString(), "-cp",
+                classes.toString(), "src/test/ffm/ExecWithFfm.java").redirectErrorStream(true).start();
+        String output = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(javac.waitFor(120, TimeUnit.SECONDS) && javac.exitValue() == 0, "javac ExecWithFfm.java: " + output);
+        runtime = root.resolve("runtime-stand-in.pl");
+        try (InputStream script = NonRootTest.class.getResourceAsStream("runtime-stand-in.pl")) {
+            Files.write(runtime, script.readAllBytes());
+        }
+        launcher = Files.createDirectory(root.resolve("image")).resolve("sidecar-wait");
+        Files.writeString(launcher, "#!/bin/sh\nSTAND_IN_SELF=\"$0\" exec " + Path.of(System.getProperty("java.home"), "bin", "java")
+                + " -XX:TieredStopAtLevel=1 -XX:-UsePerfData -cp " + String.join(":", entries)
+                + " dev.sidecarwait.NativeStandIn \"$@\"\n");
+        run(List.of("chmod", "-R", "a+rX", root.toString()));
+        run(List.of("chmod", "755", launcher.toString()));
+        // The shared volume: another user's, group-writable for the pod's fsGroup, setgid as the kubelet makes it.
+        volume = Files.createDirectory(root.resolve("volume"));
+        run(List.of("chown", VOLUME_OWNER + ":" + FS_GROUP, volume.toString()));
+        run(List.of("chmod", "2775", volume.toString()));
+        ready = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+    }
+
+    @AfterAll
+    static void closeTheEndpoint() throws IOException {
+        ready.close();
+    }
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    /** setpriv: the uid, its gid, the fsGroup as supplementary group, no capability, no privilege to gain. */
+    private static List<String> as(String uid, String... command) {
+        List<String> line = new ArrayList<>(List.of("setpriv", "--reuid", uid, "--regid", uid, "--groups", FS_GROUP,
+                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"));
+        line.addAll(List.of(command));
+        return line;
+    }
+
+    private static Result run(List<String> command) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(name -> name.startsWith("SIDECAR_WAIT_") || name.equals("KUBERNETES_SERVICE_HOST"));
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "finished: " + command);
+        Result result = new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+        if (command.get(0).equals("chmod") || command.get(0).equals("chown") || command.get(0).equals("cp")) {
+            assertEquals(0, result.exit(), command + ": " + result.err());
+        }
+        return result;
+    }
+
+    private static Path installed() throws Exception {
+        Path copy = volume.resolve("sidecar-wait");
+        if (!Files.exists(copy)) {
+            Result install = run(as(INSTALLER, launcher.toString(), "install", volume.toString()));
+            assertEquals(0, install.exit(), install.err());
+        }
+        return copy;
+    }
+
+    @Test
+    void oneUserInstallsIntoAnotherUsersVolumeAndAThirdRunsTheCopy() throws Exception {
+        Path copy = installed();
+        assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(copy)));
+        assertEquals(INSTALLER, Files.getAttribute(copy, "unix:uid").toString());
+        assertEquals(FS_GROUP, Files.getAttribute(copy, "unix:gid").toString(), "the volume's setgid gives it the fsGroup");
+
+        Result supervised = run(as(APP, copy.toString(), "wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort(),
+                "--", "sh", "-c", "id -u; grep CapEff /proc/self/status; exit 7"));
+        assertEquals(7, supervised.exit(), supervised.err());
+        assertEquals(APP + "\nCapEff:\t0000000000000000\n", supervised.out());
+        assertTrue(supervised.err().contains("its exit code is 7") || supervised.err().contains("exit code 7"), supervised.err());
+    }
+
+    @Test
+    void theSupervisingWrapperPassesSignalsOnAsAnotherUser() throws Exception {
+        Path copy = installed();
+        Path out = Files.createTempFile(dir, "signals", ".txt");
+        Process wrapper = new ProcessBuilder(as(APP, copy.toString(), "wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort(),
+                "--supervise", "--", "sh", "-c", "trap 'echo got TERM; exit 42' TERM; echo started; while :; do sleep 0.05; done"))
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            SidecarWaitProcess.awaitText(out, "started");
+            wrapper.toHandle().destroy(); // SIGTERM, as the kubelet sends it
+            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), Files.readString(out));
+            assertEquals(42, wrapper.exitValue(), Files.readString(out));
+            assertTrue(Files.readString(out).contains("got TERM"), Files.readString(out));
+        } finally {
+            wrapper.destroyForcibly();
+        }
+    }
+
+    @Test
+    void theHandOverWorksWithNoCapability() throws Exception {
+        Path inherited = Files.createTempFile(dir, "inherited", ".txt");
+        run(List.of("chmod", "666", inherited.toString()));
+        ProcessBuilder builder = new ProcessBuilder(as(APP, "perl", runtime.toString(), java25.toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-cp",
+                harness + ":" + classes + ":" + launcherClassPath(), "ExecWithFfm", inherited.toString(),
+                "wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort(), "--", "sh", "-c",
+                "echo $$ $(id -u); grep CapEff /proc/self/status; exit 5"));
+        builder.environment().put("INHERITED_FILE", inherited.toString());
+        Path out = Files.createTempFile(dir, "handover", ".txt");
+        Path err = Files.createTempFile(dir, "handover-err", ".txt");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(5, process.exitValue(), Files.readString(err));
+        assertEquals(process.pid() + " " + APP + "\nCapEff:\t0000000000000000\n", Files.readString(out),
+                "the command runs in the process's place, as the app's user: " + Files.readString(err));
+    }
+
+    @Test
+    void drainNamesTheProcessesItCanSeeAndTheUsersOfThoseItCannot() throws Exception {
+        Path copy = installed();
+        try (ServerSocket others = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            // This JVM's listener is root's: its process cannot be seen by the app's user, only whose it is.
+            Result notVisible = run(as(APP, copy.toString(), "drain", "--port", Integer.toString(others.getLocalPort()),
+                    "--min", "0s", "--timeout", "1s"));
+            assertEquals(1, notVisible.exit(), notVisible.err());
+            assertTrue(notVisible.err().contains("still open: port " + others.getLocalPort()
+                    + " LISTEN (a process of uid 0 not visible here)"), notVisible.err());
+        }
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            port = probe.getLocalPort();
+        }
+        Path up = Files.createTempFile(dir, "listener", ".txt");
+        Process own = new ProcessBuilder(as(APP, "perl", "-MIO::Socket::INET", "-e", "$s = IO::Socket::INET->new(LocalAddr => "
+                + "'127.0.0.1', LocalPort => " + port + ", Listen => 5, ReuseAddr => 1) or die $!; $| = 1; print \"up\\n\"; "
+                + "sleep 30")).redirectOutput(up.toFile()).start();
+        try {
+            SidecarWaitProcess.awaitText(up, "up");
+            // The app's user's own listener: its process is named.
+            Result visible = run(as(APP, copy.toString(), "drain", "--port", Integer.toString(port), "--min", "0s",
+                    "--timeout", "1s"));
+            assertEquals(1, visible.exit(), visible.err());
+            assertTrue(visible.err().contains("still open: port " + port + " LISTEN (perl pid " + own.pid() + ")"),
+                    visible.err());
+        } finally {
+            own.destroyForcibly();
+        }
+    }
+
+    @Test
+    void checkAndTheTerminationLogAsAnotherUser() throws Exception {
+        Path copy = installed();
+        Result check = run(as(APP, copy.toString(), "check", "--url", "tcp://127.0.0.1:" + ready.getLocalPort()));
+        assertEquals(0, check.exit(), check.out() + check.err());
+        assertTrue(check.out().contains("ready      tcp://127.0.0.1:" + ready.getLocalPort() + "  connected"), check.out());
+
+        // The kubelet makes /dev/termination-log writable by the container's user; here, a file the app's user owns.
+        Path log = volume.resolve("termination-log");
+        Files.writeString(log, "");
+        run(List.of("chown", APP, log.toString()));
+        Result failed = run(as(APP, copy.toString(), "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "300ms",
+                "--termination-log", log.toString()));
+        assertEquals(1, failed.exit(), failed.err());
+        assertTrue(Files.readString(log).contains("NOT READY before the timeout"), Files.readString(log));
+
+        // One it may not write: said in words, and the wait's own exit code kept.
+        Path rootOnly = dir.resolve("root-only-log");
+        Files.writeString(rootOnly, "");
+        run(List.of("chmod", "644", rootOnly.toString()));
+        Result unwritable = run(as(APP, copy.toString(), "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "300ms",
+                "--termination-log", rootOnly.toString()));
+        assertEquals(1, unwritable.exit(), unwritable.err());
+        assertTrue(unwritable.err().contains(rootOnly.toString()), unwritable.err());
+        assertEquals("", Files.readString(rootOnly));
+    }
+
+    /** picocli's jar, as copied for the launcher. */
+    private static String launcherClassPath() throws IOException {
+        try (Stream<Path> copies = Files.list(classes.getParent())) {
+            return copies.filter(path -> path.getFileName().toString().startsWith("picocli-")).findFirst()
+                    .orElseThrow().toString();
+        }
+    }
+}
