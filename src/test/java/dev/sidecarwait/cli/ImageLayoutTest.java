@@ -1,0 +1,60 @@
+package dev.sidecarwait.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The paths the examples run the binary at agree with where the Dockerfile puts it in the image: the init container
+ * runs the image's own binary; a container that mounts the image as a volume finds it under the mount point.
+ */
+class ImageLayoutTest {
+
+    /** The binary's path in the image: the last stage's COPY of the native binary, which ENTRYPOINT runs. */
+    private static String binaryInTheImage() throws IOException {
+        String dockerfile = Files.readString(Path.of("Dockerfile"));
+        String lastStage = dockerfile.substring(dockerfile.lastIndexOf("\nFROM "));
+        Matcher copy = Pattern.compile("COPY --from=native /build/sidecar-wait (\\S+)").matcher(lastStage);
+        assertTrue(copy.find(), "the last stage copies the native binary: " + lastStage);
+        assertTrue(lastStage.contains("ENTRYPOINT [\"" + copy.group(1) + "\"]"), lastStage);
+        assertTrue(lastStage.contains("USER 65532:65532"), "the image runs as a non-root user: " + lastStage);
+        assertTrue(lastStage.contains("COPY --from=jar /src/target/sidecar-wait.cdx.json " + copy.group(1) + ".cdx.json"),
+                "the SBOM beside the binary: " + lastStage);
+        return copy.group(1);
+    }
+
+    private static PodSpec pod(String example) throws IOException {
+        Path file = Path.of("examples/kubernetes", example);
+        JsonNode document = ManifestModelTest.documents(file).get(0);
+        return RestrictedProfile.podSpec(ManifestModelTest.YAML.treeToValue(document, ManifestModelTest.model(file, document)));
+    }
+
+    @Test
+    void theInitContainerRunsTheImagesOwnBinary() throws IOException {
+        Container install = pod("install-init-container.yaml").getInitContainers().get(0);
+        assertEquals(List.of(binaryInTheImage(), "install", "/shared"), install.getCommand());
+    }
+
+    @Test
+    void aContainerThatMountsTheImageFindsTheBinaryUnderTheMountPoint() throws IOException {
+        PodSpec pod = pod("image-volume.yaml");
+        Volume image = pod.getVolumes().stream().filter(volume -> volume.getImage() != null).findFirst().orElseThrow();
+        assertTrue(image.getImage().getReference().startsWith("registry.example.com/sidecar-wait:"), image.toString());
+        Container app = pod.getContainers().get(0);
+        VolumeMount mount = app.getVolumeMounts().stream().filter(m -> m.getName().equals(image.getName())).findFirst().orElseThrow();
+        assertEquals(mount.getMountPath() + binaryInTheImage(), app.getCommand().get(0));
+        assertEquals("/sidecar-wait/sidecar-wait", app.getCommand().get(0), "the same path as the init-container form");
+    }
+}
