@@ -1,5 +1,6 @@
 package dev.sidecarwait.dns;
 
+import dev.sidecarwait.sockets.Ipv6Text;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
@@ -19,32 +20,8 @@ public final class Literals {
         for (int i = 0; i < 8; i++) {
             groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
         }
-        int bestStart = -1;
-        int bestLength = 1;
-        for (int i = 0; i < 8; i++) {
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLength) {
-                bestStart = i;
-                bestLength = j - i;
-            }
-        }
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                text.append("::");
-                i += bestLength - 1;
-                continue;
-            }
-            if (text.length() > 0 && text.charAt(text.length() - 1) != ':') {
-                text.append(':');
-            }
-            text.append(Integer.toHexString(groups[i]));
-        }
-        String scope = address.getHostAddress().contains("%") ? address.getHostAddress().substring(address.getHostAddress().indexOf('%')) : "";
-        return text + scope;
+        String host = address.getHostAddress();
+        return Ipv6Text.of(groups) + (host.contains("%") ? host.substring(host.indexOf('%')) : "");
     }
 
     /** The address written in {@code text}, or null when it is not an IP literal. */

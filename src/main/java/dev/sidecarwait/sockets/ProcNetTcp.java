@@ -82,36 +82,6 @@ public final class ProcNetTcp {
         if (groups[0] == 0 && groups[1] == 0 && groups[2] == 0 && groups[3] == 0 && groups[4] == 0 && groups[5] == 0xffff) {
             return "::ffff:" + (groups[6] >> 8) + "." + (groups[6] & 0xff) + "." + (groups[7] >> 8) + "." + (groups[7] & 0xff);
         }
-        return compress(groups);
-    }
-
-    /** RFC 5952 text: lower-case hex, the longest run of two or more zero groups as "::". */
-    private static String compress(int[] groups) {
-        int bestStart = -1;
-        int bestLength = 1;
-        for (int i = 0; i < 8; ) {
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLength) {
-                bestStart = i;
-                bestLength = j - i;
-            }
-            i = j == i ? i + 1 : j;
-        }
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                text.append("::");
-                i += bestLength - 1;
-                continue;
-            }
-            if (text.length() > 0 && text.charAt(text.length() - 1) != ':') {
-                text.append(':');
-            }
-            text.append(Integer.toHexString(groups[i]));
-        }
-        return text.toString();
+        return Ipv6Text.of(groups);
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class HandoverTest {
 
     /** Stands for the native binary's replacer: the decision only asks what the process inherited. */
-    private static ProcessReplacer replacer(Inherited atStart) {
+    static ProcessReplacer replacer(Inherited atStart) {
         return new ProcessReplacer() {
             @Override
             public Inherited atStart() {

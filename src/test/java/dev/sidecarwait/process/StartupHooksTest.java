@@ -21,22 +21,7 @@ import org.junit.jupiter.api.Test;
 class StartupHooksTest {
 
     private final List<String> steps = new ArrayList<>();
-    private final ProcessReplacer inheritedRead = new ProcessReplacer() {
-        @Override
-        public Inherited atStart() {
-            return new Inherited(0, 0, Set.of(0, 1, 2), null);
-        }
-
-        @Override
-        public void setDispositions(ExecPlan plan) {
-            throw new AssertionError("not replaced here");
-        }
-
-        @Override
-        public int exec(ExecPlan plan) {
-            throw new AssertionError("not replaced here");
-        }
-    };
+    private final ProcessReplacer inheritedRead = HandoverTest.replacer(new Inherited(0, 0, Set.of(0, 1, 2), null));
 
     private ThisProcess detect(boolean nativeImage, boolean commandMayFollow) {
         return ThisProcess.detect(nativeImage, commandMayFollow, () -> {
