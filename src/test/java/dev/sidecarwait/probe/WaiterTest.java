@@ -172,8 +172,20 @@ class WaiterTest {
 
     @Test
     void reportsOnlyTheTargetsThatNeverBecameReady() throws InterruptedException {
-        Prober prober = (target, timeout) -> new ProbeResult(target, target == proxy, 0,
-                target == proxy ? "" : "connection refused", "", Duration.ZERO);
+        // db's thread moves the fake clock at once to the deadline: it waits until the proxy has had its probe
+        java.util.concurrent.CountDownLatch proxyProbed = new java.util.concurrent.CountDownLatch(1);
+        Prober prober = (target, timeout) -> {
+            if (target == proxy) {
+                proxyProbed.countDown();
+            } else {
+                try {
+                    proxyProbed.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return new ProbeResult(target, target == proxy, 0, target == proxy ? "" : "connection refused", "", Duration.ZERO);
+        };
         Waiter.Outcome outcome = await(prober, List.of(proxy, db), 1_000, 500, 500);
         assertFalse(outcome.ready());
         assertEquals(1, outcome.unready().size());
