@@ -139,7 +139,8 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
         }
         String host = hostOf(uri, text);
         if (scheme.equals("dns")) {
-            if (uri.getPort() != -1 || (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/"))
+            String authority = uri.getRawAuthority();
+            if (!authority.equals(host) && !authority.equals("[" + host + "]") || (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/"))
                     || uri.getRawQuery() != null || uri.getRawFragment() != null) {
                 throw new IllegalArgumentException("a dns:// target is a name and nothing else: dns://orders-db");
             }

@@ -71,7 +71,9 @@ class ProbeReadersFuzzTest {
         String text = new String(input, StandardCharsets.UTF_8);
         try {
             Target target = Target.parse(text);
-            if (target.port() < 1 || target.port() > 65535 || target.host().isEmpty()) {
+            // dns:// names a host and nothing else: it has no port
+            boolean portless = target instanceof Target.Dns;
+            if (!portless && (target.port() < 1 || target.port() > 65535) || target.host().isEmpty()) {
                 throw new AssertionError("accepted a target without a usable host and port: " + target);
             }
         } catch (IllegalArgumentException refused) {

@@ -60,6 +60,14 @@ class TargetTest {
         assertEquals("", ((Target.Server) Target.parse("amqp://rabbit:5672/orders")).path());
     }
 
+    @Test
+    void aDnsTargetIsANameAlone() {
+        assertEquals(new Target.Dns("orders-db", "dns://orders-db"), Target.parse("dns://orders-db"));
+        assertEquals(new Target.Dns("db-0.db", "dns://db-0.db/"), Target.parse("dns://db-0.db/"));
+        assertEquals("::1", Target.parse("dns://[::1]").host());
+        assertEquals("dns", Target.parse("dns://orders-db").kind());
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "postgres://app:s3cret@db:5432/orders | a user or password is not accepted",
@@ -85,7 +93,13 @@ class TargetTest {
             "amqp://guest:guest@rabbit | a user or password is not accepted",
             "http://admin:s3cret@localhost:15020/healthz/ready | a user or password is not accepted",
             "tcp://admin@db:5432 | a user or password is not accepted",
-            "nats://token@nats | a user or password is not accepted"})
+            "nats://token@nats | a user or password is not accepted",
+            "dns://orders-db:53 | a dns:// target is a name and nothing else",
+            "dns://orders-db: | a dns:// target is a name and nothing else",
+            "dns://[::1]: | a dns:// target is a name and nothing else",
+            "dns://orders-db/x | a dns:// target is a name and nothing else",
+            "dns://orders-db?a=1 | a dns:// target is a name and nothing else",
+            "dns://user@orders-db | a user or password is not accepted"})
     void refusesWithAReason(String text, String reason) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Target.parse(text));
         assertTrue(e.getMessage().contains(reason), e.getMessage());
