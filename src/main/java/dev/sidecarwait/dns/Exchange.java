@@ -73,7 +73,8 @@ final class Exchange {
         } catch (PortUnreachableException down) {
             return unanswered(ids.keySet(), answers, "nothing answers DNS at " + show(server) + " (port unreachable)");
         } catch (IOException e) {
-            return unanswered(ids.keySet(), answers, "cannot reach DNS server " + show(server) + ": " + words(e));
+            return unanswered(ids.keySet(), answers, "cannot reach DNS server " + show(server) + ": "
+                    + ProbeFailure.describe(e));
         }
         return unanswered(ids.keySet(), answers, "no answer from DNS server " + show(server) + " within "
                 + (clock.nanoTime() - start) / 1_000_000 + " ms");
@@ -84,16 +85,16 @@ final class Exchange {
         int id = ThreadLocalRandom.current().nextInt(1 << 16);
         long start = clock.nanoTime();
         try (Socket socket = new Socket()) {
-            socket.connect(server, (int) Math.max(1, Math.min(clock.millisUntil(deadline), Integer.MAX_VALUE)));
+            socket.connect(server, millisLeft(deadline));
             byte[] query = DnsMessage.query(id, name, type);
             OutputStream out = socket.getOutputStream();
             out.write(new byte[] {(byte) (query.length >> 8), (byte) query.length});
             out.write(query);
             out.flush();
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            socket.setSoTimeout((int) Math.max(1, Math.min(clock.millisUntil(deadline), Integer.MAX_VALUE)));
+            socket.setSoTimeout(millisLeft(deadline));
             byte[] message = new byte[in.readUnsignedShort()]; // at most 65535: the length is two bytes
-            socket.setSoTimeout((int) Math.max(1, Math.min(clock.millisUntil(deadline), Integer.MAX_VALUE)));
+            socket.setSoTimeout(millisLeft(deadline));
             in.readFully(message);
             DnsMessage.Reply reply = DnsMessage.read(message, message.length);
             if (reply == null || !DnsMessage.answers(reply, id, name, type)) {
@@ -104,7 +105,8 @@ final class Exchange {
             return new Answer(null, "no answer from DNS server " + show(server) + " over TCP within "
                     + (clock.nanoTime() - start) / 1_000_000 + " ms (the UDP answer was truncated)");
         } catch (IOException e) {
-            return new Answer(null, "DNS server " + show(server) + " over TCP (the UDP answer was truncated): " + words(e));
+            return new Answer(null, "DNS server " + show(server) + " over TCP (the UDP answer was truncated): "
+                    + ProbeFailure.describe(e));
         }
     }
 
@@ -120,7 +122,8 @@ final class Exchange {
         return (server.getAddress() instanceof Inet6Address ? "[" + host + "]" : host) + ":" + server.getPort();
     }
 
-    private static String words(IOException e) {
-        return ProbeFailure.describe(e);
+    /** What is left until {@code deadline}, as a socket timeout: at least 1 ms (0 would mean no timeout at all). */
+    private int millisLeft(long deadline) {
+        return (int) Math.max(1, Math.min(clock.millisUntil(deadline), Integer.MAX_VALUE));
     }
 }
