@@ -9,8 +9,6 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -18,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.kafka.common.Uuid;
 
 /**
  * A real server, started on a free loopback port in a temporary directory and stopped afterwards: from Debian's
@@ -148,9 +147,9 @@ public final class RealServer implements AutoCloseable {
                 "transaction.state.log.replication.factor=1", "transaction.state.log.min.isr=1") + "\n");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classPath = System.getProperty("java.class.path");
-        byte[] id = new byte[16];
-        new SecureRandom().nextBytes(id);
-        String clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+        // Kafka's own generator (what `kafka-storage random-uuid` prints) never yields a '-': an id starting with
+        // one is read by the tool's argument parser as an option (a CI failure, 1 run in 64).
+        String clusterId = Uuid.randomUuid().toString();
         run(List.of(java, "-cp", classPath, "kafka.tools.StorageTool", "format", "-t", clusterId, "-c",
                 properties.toString()), dir.resolve("format.log"));
         Path logging = dir.resolve("log4j2.properties");
