@@ -4,6 +4,7 @@ import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
 import java.time.Duration;
+import java.util.function.Function;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -38,11 +39,7 @@ final class Converters {
     static final class TargetConverter implements ITypeConverter<Target> {
         @Override
         public Target convert(String value) {
-            try {
-                return Target.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("'" + Target.redacted(value) + "': " + e.getMessage());
-            }
+            return target(value, Target::parse);
         }
     }
 
@@ -80,11 +77,16 @@ final class Converters {
     static final class HttpSettingConverter implements ITypeConverter<Target> {
         @Override
         public Target convert(String value) {
-            try {
-                return Target.parseHttpSetting(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("'" + Target.redacted(value) + "': " + e.getMessage());
-            }
+            return target(value, Target::parseHttpSetting);
+        }
+    }
+
+    /** A refused URL is named with its user information taken out, whichever setting it was given to. */
+    private static Target target(String value, Function<String, Target> parse) {
+        try {
+            return parse.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException("'" + Target.redacted(value) + "': " + e.getMessage());
         }
     }
 
