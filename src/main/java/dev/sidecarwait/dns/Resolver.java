@@ -90,7 +90,7 @@ public final class Resolver {
             throw new ProbeFailure("cannot resolve '" + host + "': " + trouble);
         }
         throw new ProbeFailure("no such host '" + host + "' (DNS has no address for " + names.stream()
-                .map(name -> name.substring(0, name.length() - 1)).collect(Collectors.joining(", ")) + ")");
+                .map(Resolver::shown).collect(Collectors.joining(", ")) + ")");
     }
 
     /** One name's addresses, or the first trouble met while asking for them (null: the servers said there are none). */
