@@ -75,7 +75,7 @@ public final class ExecWithFfm implements ProcessReplacer {
         // after the hand-over), so main finds it among the descriptors open at start. The same, made here.
         int runtimeOwn = openOwnExecutable();
         descriptors.add(runtimeOwn);
-        Path procSelf = Path.of("/proc/self");
+        Path procSelf = Inherited.THIS_THREAD; // as the native binary reads it: fd and exe are the process's
         Inherited atStart = new Inherited(Long.parseUnsignedLong(inherited[1], 16), Long.parseUnsignedLong(inherited[2], 16),
                 descriptors, Descriptors.onFile(procSelf.resolve("fd"), Set.of(runtimeOwn),
                 Files.readSymbolicLink(procSelf.resolve("exe"))), null);

@@ -8,14 +8,18 @@ import java.util.Set;
 
 /**
  * What the container runtime handed this process and a command it hands over to must get unchanged: the
- * signals it ignores, the signals its main thread blocks, and its open file descriptors. Read when the process
- * starts, before anything of ours opens a descriptor or installs a signal handler. {@code ownExecutable}: those of
+ * signals it ignores, the signals blocked on the thread that reads them (the one that later calls execve), and its
+ * open file descriptors. Read when the process starts, before anything of ours opens a descriptor or installs a
+ * signal handler. {@code ownExecutable}: those of
  * the descriptors that refer to this process's own executable, which the native image runtime opens for itself
  * before main (no container runtime hands a process its own binary). {@code unknown} says why it could not be
  * read; it is null when it was.
  */
 public record Inherited(long ignoredSignals, long blockedSignals, Set<Integer> descriptors, Set<Integer> ownExecutable,
                         String unknown) {
+
+    /** The calling thread's /proc directory; its fd and exe are the process's, its status has its own SigBlk. */
+    public static final Path THIS_THREAD = Path.of("/proc/thread-self");
 
     public Inherited {
         descriptors = Set.copyOf(descriptors);
@@ -27,14 +31,23 @@ public record Inherited(long ignoredSignals, long blockedSignals, Set<Integer> d
         this(ignoredSignals, blockedSignals, descriptors, Set.of(), unknown);
     }
 
+    /**
+     * The calling thread's view: /proc/thread-self. A signal mask belongs to a thread, and /proc/self is the thread
+     * group leader's, which need not be the thread that runs main. The native image runs main on a thread the leader
+     * creates; while the leader is inside pthread_create, musl blocks every signal on it and restores them after, so
+     * /proc/self read at that moment showed every signal blocked, and the hand-over passed that on to the command
+     * (2 to 4 starts in 100 under load, MEASURED.md of e42584b). The thread running main has the mask the process
+     * was given, and it is the thread that calls execve.
+     */
+    public static Inherited ofThisThread() {
+        return read(THIS_THREAD);
+    }
+
     public static Inherited unknown(String why) {
         return new Inherited(0, 0, Set.of(), why);
     }
 
-    /**
-     * {@code procSelf}/status (SigIgn, and SigBlk of the main thread, the thread group leader) and
-     * {@code procSelf}/fd.
-     */
+    /** {@code procSelf}/status (SigIgn, and the SigBlk of the thread it describes) and {@code procSelf}/fd. */
     public static Inherited read(Path procSelf) {
         try {
             String status = Files.readString(procSelf.resolve("status"), StandardCharsets.ISO_8859_1);

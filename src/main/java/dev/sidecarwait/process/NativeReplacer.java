@@ -1,7 +1,5 @@
 package dev.sidecarwait.process;
 
-import java.nio.file.Path;
-
 /** The native binary's way to replace itself: the plan, carried out by {@link Libc}. Never made on the JVM. */
 final class NativeReplacer implements ProcessReplacer {
 
@@ -12,7 +10,7 @@ final class NativeReplacer implements ProcessReplacer {
     }
 
     static NativeReplacer startingNow() {
-        return new NativeReplacer(Inherited.read(Path.of("/proc/self")));
+        return new NativeReplacer(Inherited.ofThisThread());
     }
 
     @Override

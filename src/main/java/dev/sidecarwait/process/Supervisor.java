@@ -35,7 +35,7 @@ public final class Supervisor {
 
     public enum Ending { WAIT_FAILED, SIGNALLED_WHILE_WAITING, NOT_STARTED, COMMAND_EXITED }
 
-    private static final Path PROC_SELF = Path.of("/proc/self");
+    private static final Path CMDLINE = Path.of("/proc/self/cmdline");
 
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final Log log;
@@ -82,12 +82,12 @@ public final class Supervisor {
         if (lookup instanceof CommandLookup.Failure failure) {
             return notStarted(program, failure);
         }
-        Inherited now = Inherited.read(PROC_SELF);
+        Inherited now = Inherited.ofThisThread(); // the thread that calls execve below
         if (now.unknown() != null) {
             log.warn("Cannot hand over: " + now.unknown() + "; supervising the command instead");
             return supervise(command);
         }
-        ExecPlan plan = ExecPlan.of((CommandLookup.Found) lookup, RawArguments.of(command, PROC_SELF.resolve("cmdline")),
+        ExecPlan plan = ExecPlan.of((CommandLookup.Found) lookup, RawArguments.of(command, CMDLINE),
                 replacer.atStart(), now);
         log.debug("Handing over: " + plan.describe());
         replacer.setDispositions(plan);
