@@ -2,9 +2,10 @@
 # The README's test command: installs what the tests need and is missing, then runs every test (mvn -B verify).
 #
 # The tests start real servers from Debian's packages: Redis, PostgreSQL, MariaDB (ServerProbeTest), RabbitMQ and
-# NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest); the data-plane and DNS tests make network,
+# NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest), and wait for each to be ready with its own
+# client (redis-cli, pg_isready, mariadb-admin, rabbitmqctl, dig from bind9-dnsutils); the data-plane and DNS tests make network,
 # mount and PID namespaces (unshare, nsenter; ip brings their loopback up, ss sees what listens there). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
-# HandoverProcessTest needs a JDK 22 or later under /usr/lib/jvm beside the build's (these machines have Temurin 25
+# HandoverProcessTest and ThreadMaskTest need a JDK 22 or later under /usr/lib/jvm beside the build's (these machines have Temurin 25
 # there; Debian 12 packages none): without one this script says so before anything runs.
 #
 #   bash scripts/test.sh                  # everything
@@ -19,6 +20,7 @@ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || missing+=(rabbitmq-server)
 command -v nats-server >/dev/null || missing+=(nats-server)
 [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
+command -v dig >/dev/null || missing+=(bind9-dnsutils)
 command -v unshare >/dev/null || missing+=(util-linux)
 command -v ip >/dev/null || [ -x /usr/sbin/ip ] || missing+=(iproute2)
 command -v perl >/dev/null || missing+=(perl)
@@ -39,7 +41,7 @@ for jdk in /usr/lib/jvm/*/; do
   if [ -n "$major" ] && [ "$major" -ge 22 ] && [ -x "$jdk/bin/javac" ]; then jdk22=$jdk; break; fi
 done
 if [ -z "$jdk22" ]; then
-  echo "scripts/test.sh: HandoverProcessTest needs a JDK 22 or later (with javac) under /usr/lib/jvm, for its foreign" \
+  echo "scripts/test.sh: HandoverProcessTest and ThreadMaskTest need a JDK 22 or later (with javac) under /usr/lib/jvm, for its foreign" \
     "function API; none is there (Debian 12 packages none: install e.g. Temurin 25 there)" >&2
   exit 1
 fi

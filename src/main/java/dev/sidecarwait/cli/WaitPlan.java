@@ -26,8 +26,13 @@ record WaitPlan(MeshOption.Choice mesh, Duration detectGrace, List<Target> given
         return ProbeOptions.expectedStatus(givenStatus, found);
     }
 
+    /**
+     * Envoy's admin API, asked why the proxy is not ready: only when the proxy's own endpoint is awaited or the URL
+     * was given. A wait for dependencies alone has no proxy to explain, and nothing to ask after its timeout.
+     */
     Target.Http adminUrl(Mesh found) {
-        return admin.forMesh(found);
+        boolean proxyAwaited = targets(found).stream().anyMatch(Target::proxyEndpoint);
+        return proxyAwaited || admin.given() ? admin.forMesh(found) : null;
     }
 
     /** Whether anything is to be POSTed after the command: that rules out the hand-over. */

@@ -99,6 +99,31 @@ class WaitCommandTest {
                 + ready() + ": HTTP status code 503"), run.err());
     }
 
+    /**
+     * Envoy's admin API explains a proxy that is not ready: it is asked when the proxy's endpoint is awaited or its URL
+     * is given, never for a wait on dependencies alone (its answer would be about a proxy nobody waited for, and
+     * asked after the timeout).
+     */
+    @Test
+    void envoysAdminApiIsAskedOnlyAboutAProxyAwaitedOrWhenItsUrlIsGiven() {
+        proxy.stubFor(get("/server_info").willReturn(aResponse().withStatus(200).withBody("{\"state\": \"LIVE\"}")));
+        String admin = "http://127.0.0.1:" + proxy.getPort();
+        CliRun dependency = CliRun.run(env, "wait", "--url", "tcp://127.0.0.1:1", "--timeout", "300ms", "-v");
+        assertEquals(1, dependency.exit(), dependency.err());
+        assertTrue(!dependency.err().contains("Envoy"), "no word about Envoy: " + dependency.err());
+
+        // the request timeout, of which the diagnosis gets half, is WireMock's first answer on a cold JVM
+        CliRun given = CliRun.run(env, "wait", "--url", "tcp://127.0.0.1:1", "--admin-url", admin, "--timeout", "300ms",
+                "--request-timeout", "10s");
+        assertTrue(given.err().contains("Envoy: Envoy is LIVE"), given.err());
+
+        stubReady(503);
+        CliRun proxyAwaited = CliRun.run(env, "wait", "--url", ready(), "--mesh", "envoy", "--admin-url", admin,
+                "--timeout", "300ms", "--request-timeout", "10s");
+        assertTrue(proxyAwaited.err().contains("Envoy: Envoy is LIVE"), proxyAwaited.err());
+        proxy.verify(2, getRequestedFor(urlEqualTo("/server_info")));
+    }
+
     @Test
     void theDefaultPeriodIs250MillisecondsAndThePilotAgentPaceIsOneFlagAway() {
         // On a fake clock: sleeping advances it at once, so the count of attempts is exact.

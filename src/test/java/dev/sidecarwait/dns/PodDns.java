@@ -39,10 +39,35 @@ final class PodDns {
             # reload: every DNS server reads $POD/records again
             reload() { kill -HUP $(cat "$POD/dns.pids"); }
             served() { dns "$1" --local=/#/ --addn-hosts="$POD/records"; }
-            # listening PORT: waits until something listens on PORT (UDP or TCP), 3 s at most
-            listening() { for i in $(seq 60); do ss -Hlnut "sport = :$1" | grep -q . && return; sleep 0.05; done; }
-            ( eval "$POD_SETUP" ) &
-            for i in $(seq 200); do [ -e "$POD/ready" ] && break; sleep 0.05; done
+            # answers ADDRESS STATUS: waits until the DNS server at ADDRESS answers a question with STATUS (dig's
+            # NOERROR, NXDOMAIN, REFUSED, SERVFAIL), asking for a name no test uses; 10 s at most, else the pod fails
+            answers() {
+              local said=""
+              for i in $(seq 100); do
+                said=$(dig +time=1 +tries=1 @"$1" ready.invalid A 2>&1)
+                echo "$said" | grep -q "status: $2," && return
+                sleep 0.1
+              done
+              echo "pod: the DNS server at $1 did not answer with $2 within 10 s; dig said: $said" >&2; exit 96
+            }
+            # asked ADDRESS: waits until the DNS server at ADDRESS takes a question (it logs it), for one that answers none
+            asked() {
+              for i in $(seq 10); do
+                dig +time=1 +tries=1 @"$1" asked.invalid A >/dev/null 2>&1
+                grep -q "query\\[A\\] asked.invalid from" "$POD/dnsmasq.log" 2>/dev/null && return
+                sleep 0.1
+              done
+              echo "pod: the DNS server at $1 did not take a question within 10 s" >&2; exit 96
+            }
+            # pong PORT: waits until the Redis on PORT answers PING with PONG (redis-cli); 10 s at most
+            pong() {
+              for i in $(seq 100); do
+                [ "$(redis-cli -p "$1" ping 2>/dev/null)" = PONG ] && return
+                sleep 0.1
+              done
+              echo "pod: the Redis on port $1 did not answer PING within 10 s" >&2; exit 96
+            }
+            eval "$POD_SETUP"
             "$@"
             """; // PID 1 of its own PID namespace: when it exits, the kernel ends everything the test started
 
@@ -55,14 +80,14 @@ final class PodDns {
     /**
      * Runs sidecar-wait with {@code args} in a pod whose resolv.conf, hosts and DNS records are the given texts;
      * {@code setup} is shell run as the pod starts, and sidecar-wait starts once it is done ({@code served 127.0.0.1;
-     * listening 53} starts the DNS server first); what must happen during the wait goes in {@code (sleep 2; ...) &}.
+     * answers 127.0.0.1 NXDOMAIN} starts the DNS server and waits until it answers from its records); what must
+     * happen during the wait goes in {@code (sleep 2; ...) &}.
      */
     static Result run(Path dir, String resolvConf, String hosts, String records, String setup, String... args)
             throws Exception {
         Files.writeString(dir.resolve("resolv.conf"), resolvConf);
         Files.writeString(dir.resolve("hosts"), hosts);
         Files.writeString(dir.resolve("records"), records);
-        Files.deleteIfExists(dir.resolve("ready"));
         Files.deleteIfExists(dir.resolve("dnsmasq.log"));
         Files.deleteIfExists(dir.resolve("dns.pids"));
         List<String> command = new ArrayList<>(List.of("unshare", "--net", "--mount", "--pid", "--fork", "--mount-proc",
@@ -71,7 +96,7 @@ final class PodDns {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().keySet().removeIf(name -> name.startsWith("SIDECAR_WAIT_") || name.equals("KUBERNETES_SERVICE_HOST"));
         builder.environment().put("POD", dir.toString());
-        builder.environment().put("POD_SETUP", setup + "\ntouch \"$POD/ready\"");
+        builder.environment().put("POD_SETUP", setup);
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();

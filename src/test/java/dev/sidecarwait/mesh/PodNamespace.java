@@ -20,10 +20,15 @@ final class PodNamespace {
             ip link set lo up || exit 97
             if [ -n "$POD_REDIS_PORT" ]; then
               redis-server --port "$POD_REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no >/dev/null 2>&1 &
+              # ready when redis-cli's PING is answered with PONG; 10 s at most, else the pod fails saying so
+              for i in $(seq 100); do [ "$(redis-cli -p "$POD_REDIS_PORT" ping 2>/dev/null)" = PONG ] && break; sleep 0.1; done
+              [ "$(redis-cli -p "$POD_REDIS_PORT" ping 2>/dev/null)" = PONG ] \\
+                || { echo "pod: redis-server on port $POD_REDIS_PORT did not answer PING within 10 s" >&2; exit 96; }
             fi
             if [ -n "$POD_STAND_IN" ]; then
               "$POD_JAVA" -cp "$POD_CP" dev.sidecarwait.mesh.PodStandIn "$POD_BOUND" $POD_STAND_IN &
               for i in $(seq 200); do [ -e "$POD_BOUND" ] && break; sleep 0.05; done
+              [ -e "$POD_BOUND" ] || { echo "pod: the stand-in did not bind its ports within 10 s" >&2; exit 96; }
             fi
             "$@"; code=$?
             kill $(jobs -p) 2>/dev/null

@@ -66,13 +66,17 @@ class ServerProbeTest {
             assertEquals("+OK", redisCommand(writer.port, "DEBUG POPULATE 20000"));
             assertEquals("+OK", redisCommand(writer.port, "SAVE"));
             writer.stop();
-            // The same data directory, loaded slowly (100 us a key, about 2 s) while answering clients.
+            // The same data directory, loaded at 2 ms a key (some 40 s), answering clients between 1 KiB of the file
+            // (about 50 keys, so every 0.1 s); started only as far as answering, with LOADING.
             try (RealServer loading = RealServer.redis("--dir", writer.dir.toString(), "--dbfilename", "dump.rdb",
-                    "--key-load-delay", "100", "--loading-process-events-interval-bytes", "1024").start()) {
+                    "--key-load-delay", "2000", "--loading-process-events-interval-bytes", "1024")
+                    .start(RealServer::redisAnswers)) {
                 String url = "redis://127.0.0.1:" + loading.port;
                 ProbeResult early = probe(url);
                 assertFalse(early.ready());
                 assertEquals("Redis is still loading its data set into memory", early.detail());
+                // The rest at full speed (the delay is read for each key), so the wait sees the end of the load.
+                assertEquals("+OK", redisCommand(loading.port, "CONFIG SET key-load-delay 0"));
                 Waiter.Outcome outcome = new Waiter(Clock.SYSTEM, prober).await(List.of(Target.parse(url)),
                         Duration.ofSeconds(60), Duration.ofMillis(100), Duration.ofSeconds(1), failed -> { });
                 assertTrue(outcome.ready(), String.valueOf(outcome.unready()));
@@ -176,7 +180,6 @@ class ServerProbeTest {
     @Test
     void theMysqlProbeFinishesTheLoginInsteadOfBreakingTheHandshake() throws Exception {
         try (RealServer mariadb = RealServer.mariadb(false).start()) {
-            Thread.sleep(500); // start() checked the port with a bare connect, which the server logs as aborted
             long before = abortedConnections(mariadb);
             for (int i = 0; i < 3; i++) {
                 assertTrue(probe("mysql://127.0.0.1:" + mariadb.port).ready());

@@ -2,10 +2,11 @@ package dev.sidecarwait.servers;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.HttpURLConnection;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
@@ -14,37 +15,59 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 
 /**
  * A real server, started on a free loopback port in a temporary directory and stopped afterwards: from Debian's
  * packages (redis-server, PostgreSQL, MariaDB, RabbitMQ, NATS), which scripts/test.sh installs (a missing one fails the
- * test), or Kafka's broker from its Maven Central jars on the test class path.
+ * test), or Kafka's broker from its Maven Central jars on the test class path. {@link #start()} returns once the
+ * server is ready by its own account, asked with its own client, never at the first connect: a port that listens
+ * belongs to a server that may still be starting up (PostgreSQL's "the database system is starting up", Redis
+ * loading its data set, RabbitMQ booting its plugins, a Kafka broker not yet registered with its controller).
  */
 public final class RealServer implements AutoCloseable {
 
+    /** How long a start may take, under load, before the test fails naming the server. */
+    private static final long START_SECONDS = 90;
+
+    /** Asks the server whether it is ready: null when it is, else what it answered, for the failure message. */
+    @FunctionalInterface
+    public interface Readiness {
+        String notReady(RealServer server) throws Exception;
+    }
+
     public final int port;
     public final Path dir;
+    private final String name;
     private final List<String> command;
     private final String user;
     private final List<String> stopCommand;
     private final Map<String, String> env;
+    private final Readiness readiness;
+    private final Runnable afterStop;
     private Process process;
 
-    private RealServer(int port, Path dir, List<String> command, String user, List<String> stopCommand) {
-        this(port, dir, command, user, stopCommand, Map.of());
-    }
-
-    private RealServer(int port, Path dir, List<String> command, String user, List<String> stopCommand,
-                       Map<String, String> env) {
+    private RealServer(String name, int port, Path dir, List<String> command, String user, List<String> stopCommand,
+                       Map<String, String> env, Readiness readiness, Runnable afterStop) {
+        this.name = name;
         this.port = port;
         this.dir = dir;
         this.command = command;
         this.user = user;
         this.stopCommand = stopCommand;
         this.env = env;
+        this.readiness = readiness;
+        this.afterStop = afterStop;
+    }
+
+    private static RealServer of(String name, int port, Path dir, List<String> command, Readiness readiness) {
+        return new RealServer(name, port, dir, command, null, null, Map.of(), readiness, () -> { });
     }
 
     public static RealServer redis(String... extra) throws IOException {
@@ -53,7 +76,19 @@ public final class RealServer implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(executable("redis-server"), "--port", String.valueOf(port),
                 "--bind", "127.0.0.1", "--dir", dir.toString(), "--appendonly", "no", "--save", ""));
         command.addAll(List.of(extra));
-        return new RealServer(port, dir, command, null, null);
+        return of("redis-server", port, dir, command, RealServer::redisAnswersPing);
+    }
+
+    /** Ready: redis-cli's PING is answered with PONG, or with NOAUTH by a server that wants a password. */
+    public static String redisAnswersPing(RealServer redis) throws IOException, InterruptedException {
+        String answer = client(List.of("redis-cli", "-h", "127.0.0.1", "-p", String.valueOf(redis.port), "ping"));
+        return answer.startsWith("PONG") || answer.startsWith("NOAUTH") ? null : answer;
+    }
+
+    /** Up and answering, if not yet ready: PING is answered, with PONG or with LOADING while it loads its data set. */
+    public static String redisAnswers(RealServer redis) throws IOException, InterruptedException {
+        String answer = client(List.of("redis-cli", "-h", "127.0.0.1", "-p", String.valueOf(redis.port), "ping"));
+        return answer.startsWith("PONG") || answer.startsWith("LOADING") ? null : answer;
     }
 
     /** A fresh cluster (initdb, trust authentication), run as nobody when the tests run as root. */
@@ -68,10 +103,16 @@ public final class RealServer implements AutoCloseable {
         Path data = dir.resolve("data");
         run(asUser(user, List.of(postgresBin("initdb"), "-D", data.toString(), "-A", "trust", "-U", "postgres", "--no-sync")),
                 dir.resolve("initdb.log"));
-        return new RealServer(port, dir, asUser(user, List.of(postgresBin("postgres"), "-D", data.toString(), "-p",
-                String.valueOf(port), "-k", dir.toString(), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off")), user,
+        return new RealServer("postgres", port, dir, asUser(user, List.of(postgresBin("postgres"), "-D", data.toString(),
+                "-p", String.valueOf(port), "-k", dir.toString(), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off")), user,
                 // runuser does not pass SIGTERM on: stop the server itself
-                List.of(postgresBin("pg_ctl"), "stop", "-D", data.toString(), "-m", "immediate"));
+                List.of(postgresBin("pg_ctl"), "stop", "-D", data.toString(), "-m", "immediate"), Map.of(),
+                // ready: pg_isready says "accepting connections" (exit 0), not "rejecting" (1, starting up) or 2
+                server -> {
+                    String answer = client(List.of(postgresBin("pg_isready"), "-h", "127.0.0.1", "-p",
+                            String.valueOf(server.port), "-t", "2"));
+                    return answer.contains("accepting connections") ? null : answer;
+                }, () -> { });
     }
 
     /** MariaDB: with the grant tables of a fresh install, or without any (--skip-grant-tables). */
@@ -90,17 +131,39 @@ public final class RealServer implements AutoCloseable {
         if (!grants) {
             command.add("--skip-grant-tables");
         }
-        return new RealServer(port, dir, command, null, null);
+        // ready: mariadb-admin ping says "mysqld is alive" (also when the login is refused: the server is up)
+        return of("mariadbd", port, dir, command, server -> {
+            String answer = client(List.of(executable("mariadb-admin"), "--no-defaults", "--protocol=tcp", "-h",
+                    "127.0.0.1", "-P", String.valueOf(server.port), "-u", "root", "--connect-timeout=2", "ping"));
+            return answer.contains("is alive") ? null : answer;
+        });
     }
 
-    /** NATS (nats-server) with the given extra arguments, e.g. a user and password or a connection limit. */
+    /**
+     * NATS (nats-server) with the given extra arguments, e.g. a user and password or a connection limit. Ready: its
+     * monitoring port's /healthz answers 200 {"status":"ok"} (nats-server's own health check; it takes no client
+     * connection, so a server limited to one has it free).
+     */
     public static RealServer nats(String... extra) throws IOException {
         int port = freePort();
+        int monitor = freePort();
         Path dir = Files.createTempDirectory("nats");
         List<String> command = new ArrayList<>(List.of(executable("nats-server"), "-a", "127.0.0.1", "-p",
-                String.valueOf(port)));
+                String.valueOf(port), "-m", String.valueOf(monitor)));
         command.addAll(List.of(extra));
-        return new RealServer(port, dir, command, null, null);
+        return of("nats-server", port, dir, command, server -> {
+            HttpURLConnection health = (HttpURLConnection) new URL("http://127.0.0.1:" + monitor + "/healthz").openConnection();
+            health.setConnectTimeout(2000);
+            health.setReadTimeout(2000);
+            try {
+                String body = new String(health.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                return health.getResponseCode() == 200 && body.contains("\"ok\"") ? null : health.getResponseCode() + " " + body;
+            } catch (IOException notYet) {
+                return "/healthz: " + notYet;
+            } finally {
+                health.disconnect();
+            }
+        });
     }
 
     /**
@@ -122,11 +185,31 @@ public final class RealServer implements AutoCloseable {
         env.put("RABBITMQ_ENABLED_PLUGINS_FILE", dir.resolve("enabled_plugins").toString());
         env.put("RABBITMQ_CONFIG_FILE", dir.resolve("rabbitmq").toString());
         env.put("RABBITMQ_ADVANCED_CONFIG_FILE", dir.resolve("advanced.config").toString());
+        // Erlang's port mapper (epmd), which the node starts as a daemon that outlives it: on loopback, on a port of
+        // this node's own, and stopped with it (by default it stays listening on 0.0.0.0:4369 after the tests).
+        String epmdPort = String.valueOf(freePort());
+        env.put("ERL_EPMD_ADDRESS", "127.0.0.1");
+        env.put("ERL_EPMD_PORT", epmdPort);
         Path script = Path.of("/usr/lib/rabbitmq/bin/rabbitmq-server");
         if (!Files.isExecutable(script)) {
             throw new IllegalStateException(script + " is not installed (scripts/test.sh installs rabbitmq-server)");
         }
-        return new RealServer(port, dir, List.of(script.toString()), null, null, env);
+        Map<String, String> fixed = Map.copyOf(env);
+        // ready: rabbitmqctl await_startup returns once the node has booted (plugins, listeners), exit 0
+        Readiness booted = server -> {
+            // the tool beside the server script: /usr/sbin's wrapper runs it as user rabbitmq with its own HOME and cookie
+            String answer = client(List.of(script.resolveSibling("rabbitmqctl").toString(), "-n", fixed.get("RABBITMQ_NODENAME"),
+                    "await_startup", "--timeout", "5"), fixed);
+            return answer.contains("exit code 0") ? null : answer;
+        };
+        Runnable stopEpmd = () -> {
+            try {
+                client(List.of(executable("epmd"), "-port", epmdPort, "-kill"), fixed);
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException("could not stop epmd on port " + epmdPort, e);
+            }
+        };
+        return new RealServer("rabbitmq-server", port, dir, List.of(script.toString()), null, null, fixed, booted, stopEpmd);
     }
 
     /**
@@ -156,24 +239,50 @@ public final class RealServer implements AutoCloseable {
         Files.writeString(logging, String.join("\n", "appender.out.type = Console", "appender.out.name = out",
                 "appender.out.layout.type = PatternLayout", "appender.out.layout.pattern = [%d] %p %m (%c)%n",
                 "rootLogger.level = info", "rootLogger.appenderRef.out.ref = out") + "\n");
-        return new RealServer(port, dir, List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dlog4j2.configurationFile=" + logging, "-cp", classPath, "kafka.Kafka", properties.toString()), null, null);
+        return of("kafka", port, dir, List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dlog4j2.configurationFile=" + logging, "-cp", classPath, "kafka.Kafka", properties.toString()),
+                RealServer::kafkaHasABroker);
     }
 
-    public RealServer start() throws IOException, InterruptedException {
+    /** Ready: Kafka's own admin client, bootstrapped on the broker, is told of a broker in the cluster. */
+    private static String kafkaHasABroker(RealServer kafka) throws InterruptedException {
+        Map<String, Object> settings = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafka.port,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
+        try (Admin admin = Admin.create(settings)) {
+            return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty() ? "no broker in the cluster" : null;
+        } catch (ExecutionException | TimeoutException notYet) {
+            return "describeCluster: " + notYet;
+        }
+    }
+
+    /** Starts the server and returns once it is ready by its own account (see the factory methods). */
+    public RealServer start() throws Exception {
+        return start(readiness);
+    }
+
+    /** Starts the server and returns once {@code ready} says so: for a test that wants an earlier state. */
+    public RealServer start(Readiness ready) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("server.log").toFile());
         builder.environment().putAll(env);
         process = builder.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!listening(port)) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                throw new IllegalStateException(command.get(0) + " did not start listening on " + port + ": "
-                        + log());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+        String answer = "not asked yet";
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " on 127.0.0.1:" + port + " exited with code "
+                        + process.exitValue() + " while starting; its log: " + log());
             }
-            Thread.sleep(50);
+            answer = ready.notReady(this);
+            if (answer == null) {
+                return this;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " on 127.0.0.1:" + port + " was not ready within " + START_SECONDS
+                        + " s (last answer: " + answer.strip() + "); its log: " + log());
+            }
+            Thread.sleep(100);
         }
-        return this;
     }
 
     public void stop() throws InterruptedException, IOException {
@@ -185,6 +294,9 @@ public final class RealServer implements AutoCloseable {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
+        }
+        if (process != null) {
+            afterStop.run();
         }
     }
 
@@ -230,13 +342,21 @@ public final class RealServer implements AutoCloseable {
         }
     }
 
-    static boolean listening(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
+    /** A client's output and exit code ("... (exit code N)"), bounded by 30 s; the server's user is not needed. */
+    private static String client(List<String> command) throws IOException, InterruptedException {
+        return client(command, Map.of());
+    }
+
+    private static String client(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        Process p = builder.start();
+        byte[] output = p.getInputStream().readAllBytes();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return String.join(" ", command) + " did not finish";
         }
+        return new String(output, StandardCharsets.UTF_8).strip() + " (exit code " + p.exitValue() + ")";
     }
 
     private static String executable(String name) {
