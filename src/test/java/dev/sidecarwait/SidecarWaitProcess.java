@@ -10,14 +10,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Starts the tool as a real process (a JVM running Main from the test class path), for exit codes and streams. */
+/**
+ * Starts the tool as a real process (a JVM running Main from the test class path), for exit codes and streams, with
+ * every signal at its default disposition, as a container runtime starts an entrypoint (runc resets them): whatever
+ * this test run inherited (a shell's background job has SIGINT and SIGQUIT ignored, and HotSpot then leaves an ignored
+ * SIGINT or SIGTERM ignored) must not decide what a test sees.
+ */
 public final class SidecarWaitProcess {
+
+    /** coreutils' env with every signal back to its default, then the command: how each test starts an entrypoint. */
+    public static final List<String> ENTRYPOINT = List.of("env", "--default-signal");
 
     private SidecarWaitProcess() {
     }
 
     public static ProcessBuilder builder(String... args) {
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(ENTRYPOINT);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-cp");

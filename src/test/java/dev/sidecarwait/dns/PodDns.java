@@ -59,6 +59,9 @@ final class PodDns {
               done
               echo "pod: the DNS server at $1 did not take a question within 10 s" >&2; exit 96
             }
+            # said TEXT: waits until sidecar-wait's log (its stderr) holds TEXT, for a change that must come after an
+            # attempt has seen the state before it, whatever the time a JVM takes to start under load
+            said() { until grep -qF -- "$1" "$POD/err.txt" 2>/dev/null; do sleep 0.05; done; }
             # pong PORT: waits until the Redis on PORT answers PING with PONG (redis-cli); 10 s at most
             pong() {
               for i in $(seq 100); do
@@ -81,7 +84,7 @@ final class PodDns {
      * Runs sidecar-wait with {@code args} in a pod whose resolv.conf, hosts and DNS records are the given texts;
      * {@code setup} is shell run as the pod starts, and sidecar-wait starts once it is done ({@code served 127.0.0.1;
      * answers 127.0.0.1 NXDOMAIN} starts the DNS server and waits until it answers from its records); what must
-     * happen during the wait goes in {@code (sleep 2; ...) &}.
+     * happen during the wait goes in {@code (said 'what the wait logs first'; ...) &}.
      */
     static Result run(Path dir, String resolvConf, String hosts, String records, String setup, String... args)
             throws Exception {

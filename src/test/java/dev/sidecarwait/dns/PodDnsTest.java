@@ -39,7 +39,7 @@ class PodDnsTest {
 
     @Test
     void aDnsServerThatStartsLateIsSeenAtTheNextAttempt() throws Exception {
-        PodDns.Result run = run(ORDERS_DB, "(sleep 2; served 127.0.0.1) &",
+        PodDns.Result run = run(ORDERS_DB, "(said 'port unreachable'; served 127.0.0.1) &",
                 "wait", "--url", "dns://orders-db", "--timeout", "6s", "--verbose");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.err().contains("dns://orders-db: cannot resolve 'orders-db': nothing answers DNS at 127.0.0.1:53 "
@@ -48,9 +48,9 @@ class PodDnsTest {
 
     @Test
     void aNameWithoutRecordsIsNoSuchHostUntilItsRecordAppears() throws Exception {
-        PodDns.Result run = run("", DNS_UP + "\n(sleep 2; echo '" + ORDERS_DB.trim() + "' > \"$POD/records\"; reload) &",
+        PodDns.Result run = run("", DNS_UP + "\n(said 'no such host'; echo '" + ORDERS_DB.trim() + "' > \"$POD/records\"; reload) &",
                 "wait", "--url", "dns://orders-db", "--timeout", "6s", "--verbose");
-        // the record the server loads 2 s in
+        // the record the server loads once the wait has been told there is none
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.err().contains("dns://orders-db: no such host 'orders-db' (DNS has no address for "
                 + "orders-db.shop.svc.cluster.local, orders-db.svc.cluster.local, orders-db.cluster.local, orders-db)"), run.err());
@@ -58,10 +58,11 @@ class PodDnsTest {
 
     @Test
     void anAddressThatMovesIsFollowedAtOnce() throws Exception {
-        // A dependency's pod replaced: its name moves from a dead address to the live one 2 s in (TTL 0).
+        // A dependency's pod replaced: its name moves from a dead address to the live one once the wait has found the
+        // dead one refusing (TTL 0).
         PodDns.Result run = run("127.0.0.2 orders-db.shop.svc.cluster.local\n",
                 DNS_UP + "\nredis-server --port 16379 --bind 127.0.0.1 --save '' --appendonly no >/dev/null 2>&1 &\n"
-                        + "pong 16379\n(sleep 2; echo '" + ORDERS_DB.trim() + "' > \"$POD/records\"; reload) &",
+                        + "pong 16379\n(said 'connection refused'; echo '" + ORDERS_DB.trim() + "' > \"$POD/records\"; reload) &",
                 "wait", "--url", "redis://orders-db:16379", "--timeout", "8s", "--verbose");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.err().contains("redis://orders-db:16379: connection refused"), run.err());
@@ -125,7 +126,7 @@ class PodDnsTest {
 
     @Test
     void aNameAddedToEtcHostsDuringTheWaitIsSeenWithNoDnsServerUp() throws Exception {
-        PodDns.Result run = run("", "(sleep 2; echo '127.0.0.1 orders-db' >> /etc/hosts) &",
+        PodDns.Result run = run("", "(said 'port unreachable'; echo '127.0.0.1 orders-db' >> /etc/hosts) &",
                 "wait", "--url", "dns://orders-db", "--timeout", "6s", "--verbose");
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.err().contains("nothing answers DNS at 127.0.0.1:53 (port unreachable)"), run.err());

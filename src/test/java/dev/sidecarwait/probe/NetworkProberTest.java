@@ -90,20 +90,36 @@ class NetworkProberTest {
         assertTrue(tookMillis < 2500, "gave up after " + tookMillis + " ms, not near the 3 s the server hangs");
     }
 
+    /** A peer that reads the request and resets the connection (SO_LINGER 0, then close: an RST, no FIN). */
     @Test
-    void aResetIsReported() {
-        proxy.stubFor(get("/reset").willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
-        ProbeResult result = probe(url("/reset"), 1000);
-        assertFalse(result.ready());
-        assertEquals("connection reset", result.detail());
+    void aResetIsReported() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            Thread peer = new Thread(() -> {
+                try (Socket s = server.accept()) {
+                    s.getInputStream().read(new byte[4096]);
+                    s.setSoLinger(true, 0);
+                } catch (IOException closedByTheProbe) {
+                    // the probe may hang up first
+                }
+            });
+            peer.start();
+            ProbeResult result = probe("http://127.0.0.1:" + server.getLocalPort() + "/reset", 5000);
+            assertFalse(result.ready());
+            assertEquals("connection reset", result.detail());
+            peer.join(5000);
+        }
     }
 
+    /** A peer that reads the request and closes without a byte (a plain socket: WireMock's fault took over 1 s under load). */
     @Test
-    void anEmptyResponseIsReported() {
-        proxy.stubFor(get("/empty").willReturn(aResponse().withFault(Fault.EMPTY_RESPONSE)));
-        ProbeResult result = probe(url("/empty"), 1000);
-        assertFalse(result.ready());
-        assertEquals("connection closed before a response", result.detail());
+    void anEmptyResponseIsReported() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            Thread peer = serveOnce(server, out -> { });
+            ProbeResult result = probe("http://127.0.0.1:" + server.getLocalPort() + "/empty", 5000);
+            assertFalse(result.ready());
+            assertEquals("connection closed before a response", result.detail());
+            peer.join(5000);
+        }
     }
 
     @Test

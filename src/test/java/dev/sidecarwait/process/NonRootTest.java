@@ -96,8 +96,9 @@ class NonRootTest {
 
     /** setpriv: the uid, its gid, the fsGroup as supplementary group, no capability, no privilege to gain. */
     private static List<String> as(String uid, String... command) {
-        List<String> line = new ArrayList<>(List.of("setpriv", "--reuid", uid, "--regid", uid, "--groups", FS_GROUP,
-                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"));
+        List<String> line = new ArrayList<>(SidecarWaitProcess.ENTRYPOINT);
+        line.addAll(List.of("setpriv", "--reuid", uid, "--regid", uid, "--groups", FS_GROUP, "--inh-caps=-all",
+                "--bounding-set=-all", "--no-new-privs"));
         line.addAll(List.of(command));
         return line;
     }
