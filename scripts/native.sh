@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# The native binary, target/sidecar-wait, built on this machine from Maven Central and Debian's archive alone: no
+# GraalVM distribution. What a distribution ships and the registries do not is made here (docs/native.md, "The CI
+# build"):
+#   - GraalVM's builder jars (native/builder/pom.xml), run on the JDK 25 under /usr/lib/jvm, with the arguments
+#     GraalVM's native-image driver would give it (the driver is not on Maven Central);
+#   - the static JDK libraries (libjava, libnet, libnio, libzip): OpenJDK 17's C from Debian's source package, the
+#     newest JDK source the archive serves, patched for JDK 25 (native/jdk/) and compiled against JNI headers
+#     generated from the JDK 25's own classes;
+#   - Substrate VM's own C helpers and the JVM functions the JDK libraries call (native/c/), zlib from Debian's
+#     source, all built with musl-gcc (Debian's musl-tools) for a fully static binary.
+# What it fetched and compiled is kept under $SIDECAR_WAIT_NATIVE_CACHE (default ~/.cache/sidecar-wait-native) and
+# reused by the next run. It then prints the build's figures and compares them with native/budget.properties: a
+# file or a count of reachable methods more than 1% over the budget fails the build.
+#
+#   bash scripts/native.sh            # builds the jar if needed, then target/sidecar-wait
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+say() { echo "native.sh: $*" >&2; }
+
+[ "$(uname -m)" = x86_64 ] || { say "builds for x86-64 only (Debian's musl-gcc and native/c/libchelper/cpu_features.c); this is $(uname -m)"; exit 1; }
+
+# --- what it needs: Debian's musl toolchain and kernel headers, a JDK 25 ---------------------------------------------
+missing=()
+command -v musl-gcc >/dev/null || missing+=(musl-tools)
+[ -f /usr/lib/x86_64-linux-musl/libc.a ] || missing+=(musl-dev)
+[ -f /usr/include/linux/fs.h ] || missing+=(linux-libc-dev)
+command -v gcc >/dev/null || missing+=(gcc)
+command -v git >/dev/null || missing+=(git)
+command -v xz >/dev/null || missing+=(xz-utils)
+command -v bzip2 >/dev/null || missing+=(bzip2)
+if [ ${#missing[@]} -gt 0 ]; then
+  [ "$(id -u)" -eq 0 ] || { say "needs ${missing[*]} (Debian packages); run it as root, or install them first"; exit 1; }
+  say "installing ${missing[*]} (apt-get)..."
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+jdk25=""
+for jdk in /usr/lib/jvm/*/; do
+  major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$jdk/release" 2>/dev/null || true)
+  if [ "$major" = 25 ] && [ -x "$jdk/bin/javac" ] && [ -f "$jdk/lib/src.zip" ]; then jdk25=${jdk%/}; break; fi
+done
+[ -n "$jdk25" ] || { say "needs a JDK 25 with javac and lib/src.zip under /usr/lib/jvm (these machines have Temurin 25 there)"; exit 1; }
+java25=$jdk25/bin/java
+
+graalvm=$(sed -n 's:.*<graalvm.version>\(.*\)</graalvm.version>.*:\1:p' native/builder/pom.xml)
+cache=${SIDECAR_WAIT_NATIVE_CACHE:-$HOME/.cache/sidecar-wait-native}
+mkdir -p "$cache"
+
+# --- the builder's jars, from Maven Central -------------------------------------------------------------------------
+builder=$cache/builder-$graalvm
+if [ ! -f "$builder/.done" ]; then
+  say "fetching GraalVM $graalvm's builder from Maven Central..."
+  rm -rf "$builder"
+  mvn -B -q -f native/builder/pom.xml dependency:copy-dependencies -DoutputDirectory="$builder/jars"
+  touch "$builder/.done"
+fi
+
+# --- the C libraries: made once per GraalVM, JDK and native/ sources, then reused -----------------------------------
+key=$( (echo "$graalvm"; cat "$jdk25/release"; cat native/jdk/* native/c/*/* native/builder/CpuFeatureHeaders.java scripts/native.sh) \
+  | sha256sum | cut -c1-16)
+clib=$cache/clib-$key
+if [ ! -f "$clib/.done" ]; then
+  rm -rf "$clib" "$cache"/clib-*
+  work=$clib/work
+  mkdir -p "$work" "$clib/include"
+
+  say "fetching OpenJDK 17 and zlib sources from Debian's archive..."
+  # Debian's source index, in a directory of its own: the machine's apt sources are left as they are.
+  apt=$cache/apt
+  mkdir -p "$apt/lists/partial" "$apt/parts"
+  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$apt/parts/debian-src.sources"
+  else
+    sed -n 's/^deb /deb-src /p' /etc/apt/sources.list > "$apt/parts/debian-src.list"
+  fi
+  apto=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/parts" -o Dir::State::Lists="$apt/lists")
+  apt-get "${apto[@]}" update -qq
+  (cd "$work" && for package in openjdk-17 zlib; do
+    # newest first; the archive lists versions whose files it no longer serves, so the next is tried
+    fetched=""
+    for version in $(apt-cache "${apto[@]}" showsrc "$package" | sed -n 's/^Version: //p' | sort -rV); do
+      if apt-get "${apto[@]}" source -qq --download-only "$package=$version" >/dev/null 2>&1; then fetched=$version; break; fi
+    done
+    [ -n "$fetched" ] || { say "Debian's archive served no $package source"; exit 1; }
+    say "$package $fetched"
+  done)
+  tar -xJf "$work"/openjdk-17_*.orig.tar.xz -C "$work" --wildcards '*/src/java.base/*/native/*' '*/src/hotspot/share/include/*' \
+    '*/src/hotspot/os/posix/include/*'
+  tar -xjf "$work"/zlib_*.orig.tar.bz2 -C "$work"
+  jdk17=$(echo "$work"/openjdk-17-*/)
+  git -C "$jdk17" apply --whitespace=nowarn "$root/native/jdk/openjdk17-for-jdk25.patch"
+
+  say "generating JNI headers from JDK 25's classes and the CPU-feature headers from the builder..."
+  (cd "$work" && "$jdk25/bin/jar" xf "$jdk25/lib/src.zip" java.base)
+  # every class with a native method or a @Native constant among those the JDK libraries' C includes headers of
+  natives=$(grep -lE '^\s*((public|private|protected|static|final|synchronized) )*native |@Native' \
+    "$work"/java.base/java/{io,net,util/zip}/*.java "$work"/java.base/java/lang/*.java "$work"/java.base/java/util/TimeZone.java \
+    "$work"/java.base/sun/nio/{ch,fs}/*.java "$work"/java.base/sun/net/spi/*.java "$work"/java.base/jdk/internal/misc/*.java)
+  # shellcheck disable=SC2086 # one file per word
+  "$jdk25/bin/javac" -h "$clib/jni" -d "$work/classes" --patch-module java.base="$work/java.base" -implicit:none -nowarn \
+    -XDignore.symbol.file $natives 2>"$work/javac.log" || { cat "$work/javac.log" >&2; exit 1; }
+  "$java25" native/builder/CpuFeatureHeaders.java "$builder"/jars/svm-"$graalvm".jar "$clib/include"
+  cp "$jdk25"/include/{jni.h,classfile_constants.h} "$jdk25"/include/linux/jni_md.h "$jdk17"/src/hotspot/os/posix/include/jvm_md.h \
+    native/c/include/*.h "$clib/include/"
+  # Kernel headers for musl-gcc, which leaves /usr/include (glibc's) out of its path
+  mkdir -p "$work/kernel"
+  ln -s /usr/include/linux /usr/include/asm-generic "$work/kernel/"
+  ln -s /usr/include/x86_64-linux-gnu/asm "$work/kernel/asm"
+
+  say "compiling zlib, the JDK libraries and the Substrate VM helpers with musl-gcc..."
+  zlib=$(echo "$work"/zlib-*/)
+  mkdir -p "$work/obj/z"
+  for source in adler32 compress crc32 deflate infback inffast inflate inftrees trees uncompr zutil; do
+    musl-gcc -c -Os -fPIC -ffunction-sections -fdata-sections -w "$zlib/$source.c" -o "$work/obj/z/$source.o"
+  done
+  ar rcs "$clib/libz.a" "$work"/obj/z/*.o
+  base=$jdk17/src/java.base
+  includes=(-I"$clib/jni" -I"$clib/include" -I"$jdk17/src/hotspot/share/include")
+  for dir in share unix linux; do
+    for lib in libjava libnet libnio libnio/ch libnio/fs libzip include; do
+      [ -d "$base/$dir/native/$lib" ] && includes+=(-I"$base/$dir/native/$lib")
+    done
+  done
+  includes+=(-I"$zlib" -idirafter "$work/kernel")
+  flags=(-c -Os -fPIC -ffunction-sections -fdata-sections -w -D_GNU_SOURCE -D_REENTRANT -DLINUX -D_LP64=1
+    -DSTATIC_BUILD=1 -DARCH='"amd64"' -DARCHPROPNAME='"amd64"' -DVERSION_STRING='"25"')
+  for lib in java net nio zip; do
+    mkdir -p "$work/obj/$lib"
+    for source in $(sed -n "s/^$lib //p" native/jdk/sources.txt); do
+      object=$work/obj/$lib/$(echo "$source" | tr / _).o
+      musl-gcc "${flags[@]}" -DLIBRARY_NAME="$lib" "${includes[@]}" "$base/$source" -o "$object"
+    done
+    ar rcs "$clib/lib$lib.a" "$work/obj/$lib"/*.o
+  done
+  for lib in libchelper jvm; do
+    mkdir -p "$work/obj/$lib"
+    for source in native/c/"$lib"/*.c; do
+      musl-gcc -c -Os -Wall -Werror -ffunction-sections -fdata-sections -I"$clib/include" "$source" \
+        -o "$work/obj/$lib/$(basename "$source" .c).o"
+    done
+  done
+  ar rcs "$clib/liblibchelper.a" "$work"/obj/libchelper/*.o  # @CLibrary("libchelper") names liblibchelper.a
+  ar rcs "$clib/libjvm.a" "$work"/obj/jvm/*.o
+
+  "$jdk25/bin/javac" -d "$clib/patch" native/builder/ProgressReporterCHelper.java
+  rm -rf "$work"
+  touch "$clib/.done"
+fi
+
+# --- the image ----------------------------------------------------------------------------------------------------
+jar=target/sidecar-wait.jar
+if [ ! -f "$jar" ] || [ -n "$(find src/main native pom.xml -newer "$jar" -print -quit)" ]; then
+  say "building the jar (mvn -B -q package -DskipTests)..."
+  mvn -B -q package -DskipTests
+fi
+
+mapfile -t exports < <("$java25" native/builder/BuilderExports.java $(ls "$builder"/jars/*.jar | grep -v /compiler-))
+mapfile -t options < <("$java25" native/builder/ImageOptions.java native/native-image.properties --static --libc=musl)
+jvm_options=() image_options=()
+for line in "${options[@]}"; do
+  case $line in
+    "jvm "*) jvm_options+=("${line#jvm }") ;;
+    "image "*) image_options+=("${line#image }") ;;
+  esac
+done
+modules=$(ls "$builder"/jars/*.jar | grep -v /compiler- | tr '\n' ':')
+out=target/native
+rm -rf "$out" && mkdir -p "$out"
+say "building target/sidecar-wait (GraalVM $graalvm's builder on $(basename "$jdk25"); a few minutes)..."
+start=$(date +%s)
+# The builder's JVM as GraalVM's driver starts it (substratevm/src/com.oracle.svm.driver/.../NativeImage.java:
+# prepareImageBuildArgs, completeImageBuild; BuildConfiguration.getBuilderJavaArgs), plus the stand-in reporter.
+"$java25" -XX:+UseParallelGC -Xmx3g -Xss10m -XX:+UnlockExperimentalVMOptions -XX:+EnableJVMCI -XX:-UseJVMCICompiler \
+  -Djava.awt.headless=true -Dorg.graalvm.version="$graalvm" -Dcom.oracle.graalvm.isaot=true \
+  -Djava.system.class.loader=com.oracle.svm.hosted.NativeImageSystemClassLoader \
+  -Dorg.graalvm.nativeimage.imagecode=buildtime -Xshare:off \
+  -Djdk.internal.lambda.disableEagerInitialization=true -Djdk.internal.lambda.eagerlyInitialize=false \
+  -Djava.lang.invoke.InnerClassLambdaMetafactory.initializeLambdas=false \
+  -Djava.lang.invoke.MethodHandle.DONT_INLINE_THRESHOLD=-1 -Djava.lang.invoke.MethodHandle.PROFILE_GWT=false \
+  "${jvm_options[@]}" "${exports[@]}" \
+  --enable-native-access=org.graalvm.nativeimage.builder,ALL-UNNAMED \
+  --patch-module org.graalvm.nativeimage.builder="$clib/patch" \
+  --upgrade-module-path "$builder/jars/compiler-$graalvm.jar" --module-path "$modules" \
+  -m org.graalvm.nativeimage.builder/com.oracle.svm.hosted.NativeImageGeneratorRunner \
+  -imagecp "$root/$jar" -H:Path="$root/$out" -H:Name=sidecar-wait -H:Class=dev.sidecarwait.Main \
+  -H:ImageBuildID="$(cat /proc/sys/kernel/random/uuid)" -H:CLibraryPath="$clib" -H:CCompilerPath="$(command -v musl-gcc)" \
+  -H:TempDirectory="$root/$out/tmp" -H:BuildOutputJSONFile="$root/$out/build-output.json" \
+  "${image_options[@]}" > "$out/build.log" 2>&1 || { tail -60 "$out/build.log" >&2; say "the build failed: $out/build.log"; exit 1; }
+rm -rf "$out/tmp"
+cp "$out/sidecar-wait" target/sidecar-wait
+"$java25" native/builder/BuildFigures.java "$out/build-output.json" target/sidecar-wait native/budget.properties \
+  "$(( $(date +%s) - start ))" | tee "$out/figures.txt"
