@@ -5,6 +5,8 @@
 # NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest), and wait for each to be ready with its own
 # client (redis-cli, pg_isready, mariadb-admin, rabbitmqctl, dig from bind9-dnsutils); the data-plane and DNS tests make network,
 # mount and PID namespaces (unshare, nsenter; ip brings their loopback up, ss sees what listens there). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
+# The tests that start the tool as a process run twice: on the JVM and on the native binary, which this script builds
+# first with scripts/native.sh (from Maven Central and Debian alone; a few minutes the first time, reused after).
 # HandoverProcessTest and ThreadMaskTest need a JDK 22 or later under /usr/lib/jvm beside the build's (these machines have Temurin 25
 # there; Debian 12 packages none): without one this script says so before anything runs.
 #
@@ -46,4 +48,5 @@ if [ -z "$jdk22" ]; then
   exit 1
 fi
 
-exec mvn -B verify "$@"
+bash scripts/native.sh
+exec mvn -B verify -Dnative.binary=target/sidecar-wait "$@"

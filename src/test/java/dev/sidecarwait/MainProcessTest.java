@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The real entry point in its own process: exit codes, and what goes to which stream. */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
 class MainProcessTest {
 
     @Test

@@ -11,26 +11,66 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Starts the tool as a real process (a JVM running Main from the test class path), for exit codes and streams, with
- * every signal at its default disposition, as a container runtime starts an entrypoint (runc resets them): whatever
- * this test run inherited (a shell's background job has SIGINT and SIGQUIT ignored, and HotSpot then leaves an ignored
- * SIGINT or SIGTERM ignored) must not decide what a test sees.
+ * Starts the tool as a real process, for exit codes and streams: the native binary when the system property
+ * {@value #BINARY_PROPERTY} names it (scripts/test.sh builds it first and runs the process-level tests, tagged
+ * {@value #PROCESS_TAG}, on it too: pom.xml, execution native-binary), else a JVM running Main from the test class
+ * path. Either starts with every signal at its default disposition, as a container runtime starts an entrypoint (runc
+ * resets them): whatever this test run inherited (a shell's background job has SIGINT and SIGQUIT ignored, and
+ * HotSpot then leaves an ignored SIGINT or SIGTERM ignored) must not decide what a test sees.
  */
 public final class SidecarWaitProcess {
 
     /** coreutils' env with every signal back to its default, then the command: how each test starts an entrypoint. */
     public static final List<String> ENTRYPOINT = List.of("env", "--default-signal");
 
+    /** The system property naming the native binary to run instead of the JVM. */
+    public static final String BINARY_PROPERTY = "sidecarwait.binary";
+
+    /** The JUnit tag of the test classes that start the tool as a process, which run on the binary too. */
+    public static final String PROCESS_TAG = "process";
+
+    /** A test about what only the JVM does (its name says so): not run on the binary. */
+    public static final String JVM_ONLY_TAG = "jvm-only";
+
+    /** A test about what only the native binary does (its name says so): run on the binary only. */
+    public static final String NATIVE_ONLY_TAG = "native-only";
+
+    /** The native binary these tests run, or null for the JVM. */
+    public static final Path BINARY = binary();
+
+    /** Whether the process is the native binary, which hands over by default where the JVM supervises. */
+    public static final boolean NATIVE = BINARY != null;
+
+    private static Path binary() {
+        String given = System.getProperty(BINARY_PROPERTY, "");
+        if (given.isBlank()) {
+            return null;
+        }
+        Path binary = Path.of(given).toAbsolutePath();
+        if (!Files.isExecutable(binary)) {
+            throw new IllegalStateException(BINARY_PROPERTY + "=" + given + " is not an executable file (bash "
+                    + "scripts/native.sh builds target/sidecar-wait)");
+        }
+        return binary;
+    }
+
+    /** The command that starts the tool, without its arguments. */
+    public static List<String> launcher() {
+        return NATIVE ? List.of(BINARY.toString()) : jvm(Main.class.getName());
+    }
+
+    /** A JVM running {@code mainClass} from the test class path, whatever the launcher: for tests about the JVM. */
+    public static List<String> jvm(String mainClass) {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), mainClass);
+    }
+
     private SidecarWaitProcess() {
     }
 
     public static ProcessBuilder builder(String... args) {
         List<String> command = new ArrayList<>(ENTRYPOINT);
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(Main.class.getName());
+        command.addAll(launcher());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().keySet().removeIf(name -> name.startsWith("SIDECAR_WAIT_") || name.equals("KUBERNETES_SERVICE_HOST"));

@@ -147,9 +147,7 @@ class CommandTreeTest {
     @Test
     void buildingTheTreeLeavesPicocliToLookAtTheTerminalAtRunTime() throws Exception {
         // A fresh JVM: in this one another test may already have printed help, which asks picocli about the terminal.
-        ProcessBuilder builder = SidecarWaitProcess.builder();
-        List<String> command = new ArrayList<>(builder.command());
-        command.set(command.size() - 1, TerminalAfterBuild.class.getName());
+        List<String> command = SidecarWaitProcess.jvm(TerminalAfterBuild.class.getName());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(30, TimeUnit.SECONDS));

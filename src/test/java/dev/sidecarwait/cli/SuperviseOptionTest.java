@@ -8,12 +8,14 @@ import dev.sidecarwait.SidecarWaitProcess;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * --[no-]supervise and SIDECAR_WAIT_SUPERVISE: the usage errors, and what the JVM (which cannot hand over) does
- * with the choice. The hand-over itself: HandoverProcessTest.
+ * --[no-]supervise and SIDECAR_WAIT_SUPERVISE: the usage errors, what the JVM (which cannot hand over) does with the
+ * choice, and what the native binary does. The hand-over through JDK 25's foreign function API: HandoverProcessTest.
  */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
 class SuperviseOptionTest {
 
     @Test
@@ -43,6 +45,7 @@ class SuperviseOptionTest {
     }
 
     @Test
+    @Tag(SidecarWaitProcess.JVM_ONLY_TAG)
     void onTheJvmAnAskedForHandOverIsOneWarningAndTheCommandIsSupervised() throws Exception {
         try (ServerSocket ready = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
             String url = "tcp://127.0.0.1:" + ready.getLocalPort();
@@ -61,6 +64,26 @@ class SuperviseOptionTest {
             assertTrue(quietly.err().contains("\tdebug\tSupervising the command: a JVM cannot replace itself with the "
                     + "command (the native binary hands over)\n"), quietly.err());
             assertTrue(!quietly.err().contains("\twarn\t"), quietly.err());
+        }
+    }
+
+    @Test
+    @Tag(SidecarWaitProcess.NATIVE_ONLY_TAG)
+    void theNativeBinaryHandsOverByDefaultAndWhenAskedAndSupervisesWhenAsked() throws Exception {
+        try (ServerSocket ready = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            String url = "tcp://127.0.0.1:" + ready.getLocalPort();
+            for (String choice : new String[] {"--no-supervise", "--verbose"}) {
+                SidecarWaitProcess.Result handedOver = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url, choice,
+                        "--", "sh", "-c", "echo $$; exit 3");
+                assertEquals(3, handedOver.exit(), handedOver.err());
+                assertTrue(handedOver.err().contains("handing over: sh now runs in its place (exec, pid "
+                        + handedOver.out().strip() + ")"), handedOver.err());
+                assertTrue(!handedOver.err().contains("\twarn\t"), handedOver.err());
+            }
+            SidecarWaitProcess.Result supervised = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url,
+                    "--supervise", "--", "sh", "-c", "exit 3");
+            assertEquals(3, supervised.exit(), supervised.err());
+            assertTrue(supervised.err().contains("sh exited with code 3; exit code 3"), supervised.err());
         }
     }
 }

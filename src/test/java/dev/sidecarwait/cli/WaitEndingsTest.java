@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** How every wait ends: the last line, the termination message, the mirror to PID 1, the quit's remedies. */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
 class WaitEndingsTest {
 
     @RegisterExtension
@@ -249,7 +251,8 @@ class WaitEndingsTest {
                 "--termination-log", message.toString(), "--", "sh", "-c", "exit 3");
         assertEquals(3, failed.exit());
         assertTrue(failed.err().contains("sidecar-wait: ready after"), failed.err());
-        assertTrue(failed.err().contains("; sh exited with code 3; exit code 3"), failed.err());
+        assertTrue(failed.err().contains(SidecarWaitProcess.NATIVE ? "; handing over: sh now runs in its place"
+                : "; sh exited with code 3; exit code 3"), failed.err());
         assertEquals("", Files.readString(message), "the app's termination message is the app's own");
     }
 

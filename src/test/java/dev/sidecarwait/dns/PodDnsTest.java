@@ -3,9 +3,11 @@ package dev.sidecarwait.dns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sidecarwait.SidecarWaitProcess;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 92498e8): the JDK keeps a failed lookup 10 s and a good one 30 s, and neither bounds a lookup by the wait's
  * timeout. A wait is given a timeout that only a resolver without a cache, inside its deadline, can meet.
  */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
 class PodDnsTest {
 
     private static final String HOSTS = "127.0.0.1 localhost\n::1 localhost ip6-localhost\n";

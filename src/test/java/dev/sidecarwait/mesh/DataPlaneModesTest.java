@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sidecarwait.SidecarWaitProcess;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link PodNamespace}), with stand-ins whose ports and answers are copied from Istio's, ztunnel's and
  * Linkerd's sources (see {@link PodStandIn}) and, behind ztunnel's stand-in, a real redis-server.
  */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
 class DataPlaneModesTest {
 
     private static final List<String> ZTUNNEL = List.of("hold:15001", "hold:15006", "hold:15008");

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * container is played by a PID namespace (unshare --pid --mount-proc) whose PID 1 is its entrypoint; a hook, as
  * the runtime starts it, by nsenter into that namespace: its parent is outside, so its parent PID reads 0.
  */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
 class PostStartGuardTest {
 
     private static final String REFUSED = "refusing to wait for ztunnel outside the container's entrypoint";

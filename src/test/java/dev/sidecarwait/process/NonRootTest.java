@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,9 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * uid, gid, fsGroup's supplementary group, empty inheritable and bounding sets, no_new_privs), as a container whose
  * securityContext sets runAsUser, drops ALL and forbids privilege escalation. An init container's user installs the
  * binary into a volume a third user owns (an emptyDir with fsGroup: group-writable, setgid); the app's user runs the
- * installed copy. The "binary" is a launcher that runs the JVM build ({@code NativeStandIn}): what is checked is the
- * file and who may copy and run it; the hand-over is ExecWithFfm's, as in {@link HandoverProcessTest}.
+ * installed copy. On the native binary's run (SidecarWaitProcess.NATIVE) the binary is installed and run, handing over
+ * itself; on the JVM's, the "binary" is a launcher that runs the JVM build ({@code NativeStandIn}), for the file and
+ * who may copy and run it, and the hand-over is ExecWithFfm's, as in {@link HandoverProcessTest}.
  */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
 class NonRootTest {
 
     private static final String INSTALLER = "1000";
@@ -74,9 +77,13 @@ class NonRootTest {
             Files.write(runtime, script.readAllBytes());
         }
         launcher = Files.createDirectory(root.resolve("image")).resolve("sidecar-wait");
-        Files.writeString(launcher, "#!/bin/sh\nSTAND_IN_SELF=\"$0\" exec " + Path.of(System.getProperty("java.home"), "bin", "java")
-                + " -XX:TieredStopAtLevel=1 -XX:-UsePerfData -cp " + String.join(":", entries)
-                + " dev.sidecarwait.NativeStandIn \"$@\"\n");
+        if (SidecarWaitProcess.NATIVE) {
+            Files.copy(SidecarWaitProcess.BINARY, launcher);
+        } else {
+            Files.writeString(launcher, "#!/bin/sh\nSTAND_IN_SELF=\"$0\" exec " + Path.of(System.getProperty("java.home"),
+                    "bin", "java") + " -XX:TieredStopAtLevel=1 -XX:-UsePerfData -cp " + String.join(":", entries)
+                    + " dev.sidecarwait.NativeStandIn \"$@\"\n");
+        }
         run(List.of("chmod", "-R", "a+rX", root.toString()));
         run(List.of("chmod", "755", launcher.toString()));
         // The shared volume: another user's, group-writable for the pod's fsGroup, setgid as the kubelet makes it.
@@ -133,11 +140,12 @@ class NonRootTest {
         assertEquals(INSTALLER, Files.getAttribute(copy, "unix:uid").toString());
         assertEquals(FS_GROUP, Files.getAttribute(copy, "unix:gid").toString(), "the volume's setgid gives it the fsGroup");
 
-        Result supervised = run(as(APP, copy.toString(), "wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort(),
+        Result ran = run(as(APP, copy.toString(), "wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort(),
                 "--", "sh", "-c", "id -u; grep CapEff /proc/self/status; exit 7"));
-        assertEquals(7, supervised.exit(), supervised.err());
-        assertEquals(APP + "\nCapEff:\t0000000000000000\n", supervised.out());
-        assertTrue(supervised.err().contains("its exit code is 7") || supervised.err().contains("exit code 7"), supervised.err());
+        assertEquals(7, ran.exit(), ran.err());
+        assertEquals(APP + "\nCapEff:\t0000000000000000\n", ran.out());
+        assertTrue(ran.err().contains(SidecarWaitProcess.NATIVE ? "its exit code is the process's" : "; exit code 7"),
+                ran.err());
     }
 
     @Test
@@ -162,11 +170,18 @@ class NonRootTest {
     void theHandOverWorksWithNoCapability() throws Exception {
         Path inherited = Files.createTempFile(dir, "inherited", ".txt");
         run(List.of("chmod", "666", inherited.toString()));
-        ProcessBuilder builder = new ProcessBuilder(as(APP, "perl", runtime.toString(), java25.toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-cp",
-                harness + ":" + classes + ":" + launcherClassPath(), "ExecWithFfm", inherited.toString(),
-                "wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort(), "--", "sh", "-c",
-                "echo $$ $(id -u); grep CapEff /proc/self/status; exit 5"));
+        List<String> wait = List.of("wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort(), "--", "sh", "-c",
+                "echo $$ $(id -u); grep CapEff /proc/self/status; exit 5");
+        List<String> command = new ArrayList<>(List.of("perl", runtime.toString()));
+        if (SidecarWaitProcess.NATIVE) {
+            command.add(installed().toString());
+        } else {
+            command.addAll(List.of(java25.toString(), "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
+                    "-XX:-UsePerfData", "-cp", harness + ":" + classes + ":" + launcherClassPath(), "ExecWithFfm",
+                    inherited.toString()));
+        }
+        command.addAll(wait);
+        ProcessBuilder builder = new ProcessBuilder(as(APP, command.toArray(String[]::new)));
         builder.environment().put("INHERITED_FILE", inherited.toString());
         Path out = Files.createTempFile(dir, "handover", ".txt");
         Path err = Files.createTempFile(dir, "handover-err", ".txt");
