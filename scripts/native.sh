@@ -57,6 +57,9 @@ if [ ! -f "$builder/.done" ]; then
   touch "$builder/.done"
 fi
 
+# The builder's methods the image substitutes are still the code the substitutions were written against
+"$java25" native/builder/SubstitutedMethods.java "$builder/jars/svm-$graalvm.jar" native/builder/substituted.txt
+
 # --- the C libraries: made once per GraalVM, JDK and native/ sources, then reused -----------------------------------
 key=$( (echo "$graalvm"; cat "$jdk25/release"; cat native/jdk/* native/c/*/* native/builder/CpuFeatureHeaders.java scripts/native.sh) \
   | sha256sum | cut -c1-16)

@@ -59,10 +59,14 @@ public final class SidecarWaitProcess {
         return NATIVE ? List.of(BINARY.toString()) : jvm(Main.class.getName());
     }
 
-    /** A JVM running {@code mainClass} from the test class path, whatever the launcher: for tests about the JVM. */
+    /**
+     * A JVM running {@code mainClass} from the test class path, whatever the launcher: for tests about the JVM. With
+     * -XX:-MaxFDLimit, as scripts/sidecar-wait starts it: HotSpot otherwise raises the soft limit on open files to the
+     * hard one, and every command would inherit it.
+     */
     public static List<String> jvm(String mainClass) {
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), mainClass);
+                "-XX:-MaxFDLimit", "-cp", System.getProperty("java.class.path"), mainClass);
     }
 
     private SidecarWaitProcess() {
