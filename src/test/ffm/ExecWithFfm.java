@@ -6,6 +6,7 @@ import dev.sidecarwait.Clock;
 import dev.sidecarwait.cli.Cli;
 import dev.sidecarwait.cli.Context;
 import dev.sidecarwait.process.Descriptors;
+import dev.sidecarwait.process.ExecStage;
 import dev.sidecarwait.process.ExecPlan;
 import dev.sidecarwait.process.Inherited;
 import dev.sidecarwait.process.ProcessReplacer;
@@ -35,8 +36,9 @@ import java.util.stream.Collectors;
  *
  * <p>Arguments: a file with what the process inherited (the descriptors, then SigIgn and SigBlk from
  * /proc/self/status, separated by ';'), written by the test's stand-in for the container runtime just before it
- * started this JVM (which opens descriptors and takes SIGUSR2 for itself before main); then sidecar-wait's own
- * arguments.
+ * started this JVM (which opens descriptors and takes SIGUSR2 for itself before main), or - for what this thread has
+ * now (an exec stage, which is given the masks it sets); then sidecar-wait's own arguments, or an exec stage's
+ * ({@link ExecStage}), as the native binary's main reads them.
  */
 public final class ExecWithFfm implements ProcessReplacer {
 
@@ -62,12 +64,19 @@ public final class ExecWithFfm implements ProcessReplacer {
     private static final int SIGSET_BYTES = 128;
 
     private final Inherited atStart;
+    private final List<String> self;
 
-    private ExecWithFfm(Inherited atStart) {
+    private ExecWithFfm(Inherited atStart, List<String> self) {
         this.atStart = atStart;
+        this.self = self;
     }
 
     public static void main(String[] args) throws Throwable {
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        if (args[0].equals("-")) {
+            ExecWithFfm stage = new ExecWithFfm(Inherited.ofThisThread(), List.of());
+            System.exit(ExecStage.run(stage, List.of(rest), System.getenv("PATH"), System.err));
+        }
         String[] inherited = Files.readString(Path.of(args[0])).trim().split(";");
         Set<Integer> descriptors = Arrays.stream(inherited[0].split(",")).map(Integer::valueOf)
                 .collect(Collectors.toCollection(java.util.TreeSet::new));
@@ -80,14 +89,20 @@ public final class ExecWithFfm implements ProcessReplacer {
                 descriptors, Descriptors.onFile(procSelf.resolve("fd"), Set.of(runtimeOwn),
                 Files.readSymbolicLink(procSelf.resolve("exe"))), null);
         System.err.println("ExecWithFfm: the runtime's own descriptor on its executable: " + runtimeOwn);
-        String[] rest = Arrays.copyOfRange(args, 1, args.length);
-        ThisProcess self = new ThisProcess(null, new ExecWithFfm(atStart));
-        System.exit(Cli.run(new Context(System.getenv(), Clock.SYSTEM, System.out, System.err, self), rest));
+        List<String> self = List.of(ProcessHandle.current().info().command().orElseThrow(), "--enable-native-access=ALL-UNNAMED",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), ExecWithFfm.class.getName(), "-");
+        ThisProcess process = new ThisProcess(null, new ExecWithFfm(atStart, self));
+        System.exit(Cli.run(new Context(System.getenv(), Clock.SYSTEM, System.out, System.err, process), rest));
     }
 
     @Override
     public Inherited atStart() {
         return atStart;
+    }
+
+    @Override
+    public List<String> self() {
+        return self;
     }
 
     @Override

@@ -82,7 +82,7 @@ final class WaitRun {
                     log.info(WaitSummary.handedOver(how.verdict(), how.progress(), how.envoy(), command.get(0),
                             ProcessHandle.current().pid()));
                 })
-                : supervisor.run(waitStep, command);
+                : supervisor.run(waitStep, command, replacer);
         if (plan.quits()) {
             quit();
         }

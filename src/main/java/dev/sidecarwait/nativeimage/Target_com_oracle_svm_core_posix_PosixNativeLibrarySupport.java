@@ -13,7 +13,8 @@ import com.oracle.svm.core.annotate.TargetClass;
  * itself only, golang/go#46279). This is that method without the raise: the library loading and the FORK launch
  * mechanism as GraalVM 25.0.2 has them (substratevm/src/com.oracle.svm.core.posix/.../PosixNativeLibraryFeature.java),
  * for Linux, the only platform built. sidecar-wait needs a few dozen descriptors. scripts/native.sh checks that the
- * original still reads as this was written against; NativeBuildTest that nothing here raises a limit.
+ * original still reads as this was written against (native/builder/substituted.txt); ExactStartTest that the command
+ * gets every limit a direct start gets.
  */
 @TargetClass(className = "com.oracle.svm.core.posix.PosixNativeLibrarySupport")
 final class Target_com_oracle_svm_core_posix_PosixNativeLibrarySupport {

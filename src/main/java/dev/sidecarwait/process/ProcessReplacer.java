@@ -1,5 +1,7 @@
 package dev.sidecarwait.process;
 
+import java.util.List;
+
 /**
  * Replaces this process with a command (execv(3)), carrying out an {@link ExecPlan}. Only the native binary
  * has one ({@link NativeReplacer}); a JVM cannot replace itself.
@@ -14,4 +16,7 @@ public interface ProcessReplacer {
 
     /** The plan's mask and descriptors, then execv. Returns only if the exec failed: its errno. */
     int exec(ExecPlan plan);
+
+    /** The command that starts this program again, to which an {@link ExecStage}'s arguments are appended. */
+    List<String> self();
 }

@@ -3,6 +3,7 @@ package dev.sidecarwait.process;
 import dev.sidecarwait.output.Log;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
@@ -59,11 +60,13 @@ public final class Supervisor {
     /**
      * Runs {@code waitStep} (exit-code semantics: 0 means go on), then the command as a child, and stays until it
      * has exited. Ends with the command's exit code; the wait's when it did not end in 0; 128+N when signal N
-     * ended the wait; 127 or 126 when the command could not be started.
+     * ended the wait; 127 or 126 when the command could not be started. {@code replacer}: null on the JVM, which
+     * starts the command with the JDK's own state; else the command starts through an {@link ExecStage}, with the
+     * signal state this process inherited.
      */
-    public Result run(Callable<Integer> waitStep, List<String> command) throws InterruptedException {
+    public Result run(Callable<Integer> waitStep, List<String> command, ProcessReplacer replacer) throws InterruptedException {
         Result stopped = untilTheWaitLetsItStart(waitStep, command.get(0));
-        return stopped != null ? stopped : supervise(command);
+        return stopped != null ? stopped : supervise(command, replacer);
     }
 
     /**
@@ -85,7 +88,7 @@ public final class Supervisor {
         Inherited now = Inherited.ofThisThread(); // the thread that calls execve below
         if (now.unknown() != null) {
             log.warn("Cannot hand over: " + now.unknown() + "; supervising the command instead");
-            return supervise(command);
+            return supervise(command, null);
         }
         ExecPlan plan = ExecPlan.of((CommandLookup.Found) lookup, RawArguments.of(command, CMDLINE),
                 replacer.atStart(), now);
@@ -120,13 +123,18 @@ public final class Supervisor {
         return null;
     }
 
-    private Result supervise(List<String> command) throws InterruptedException {
+    private Result supervise(List<String> command, ProcessReplacer replacer) throws InterruptedException {
         if (CommandLookup.find(command.get(0), path) instanceof CommandLookup.Failure failure) {
             return notStarted(command.get(0), failure); // as the hand-over and the container runtime decide it
         }
+        List<String> start = command;
+        if (replacer != null && replacer.atStart().unknown() == null) {
+            start = new ArrayList<>(replacer.self());
+            start.addAll(ExecStage.arguments(replacer.atStart(), command));
+        }
         Process child;
         try {
-            child = new ProcessBuilder(command).inheritIO().start();
+            child = new ProcessBuilder(start).inheritIO().start();
         } catch (IOException e) {
             return notStarted(command.get(0), CommandLookup.whyNotStarted(command.get(0), path, e));
         }

@@ -233,6 +233,29 @@ class HandoverProcessTest {
     }
 
     @Test
+    void aSupervisedCommandStartsThroughTheExecStageWithTheSignalsItWouldHaveStartedDirectly() throws Exception {
+        Run direct = direct("cat", "/proc/self/status");
+        Run supervised = wrapped(Map.of(), "--supervise", "--", "cat", "/proc/self/status");
+        assertEquals(0, supervised.exit(), supervised.err());
+        assertEquals(signalLines(direct.out()), signalLines(supervised.out()), supervised.err());
+    }
+
+    @Test
+    void theExecStageRefusesArgumentsItDidNotMake() throws Exception {
+        for (List<String> bad : List.of(List.of(ExecStage.ARGUMENT), List.of(ExecStage.ARGUMENT, "zz", "0", "--", "true"),
+                List.of(ExecStage.ARGUMENT, "0", "0", "true"))) {
+            List<String> line = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+                    "-XX:TieredStopAtLevel=1", "-cp", harness + ":" + System.getProperty("java.class.path"), "ExecWithFfm",
+                    "-"));
+            line.addAll(bad);
+            Run run = run(new ProcessBuilder(line));
+            assertEquals(2, run.exit(), bad + ": " + run.err());
+            assertEquals("sidecar-wait: " + ExecStage.ARGUMENT + " is sidecar-wait's own, not a command: use sidecar-wait "
+                    + "wait -- COMMAND\n", run.err(), bad.toString());
+        }
+    }
+
+    @Test
     void notFoundAndNotExecutableAreDecidedBeforeTheCallAndAFailedExecIsAFailedStart() throws Exception {
         Run missing = wrapped(Map.of(), "--", "no-such-command-for-sidecar-wait");
         assertEquals(127, missing.exit(), missing.err());

@@ -27,6 +27,11 @@ class HandoverTest {
             public int exec(ExecPlan plan) {
                 throw new AssertionError("the decision never replaces anything");
             }
+
+            @Override
+            public java.util.List<String> self() {
+                throw new AssertionError("the decision never starts anything");
+            }
         };
     }
 
