@@ -21,9 +21,10 @@ import picocli.CommandLine.Spec;
                         + "stderr, environment, working directory and arguments. The native binary hands the process over to "
                         + "it (exec): the same PID, signals straight to the command, its exit code the process's, nothing of "
                         + "sidecar-wait left running. It stays as the command's parent instead (supervises it) with "
-                        + "--supervise, when a quit URL must be POSTed after the command, and on the JVM: then SIGTERM, "
-                        + "SIGINT, SIGHUP, SIGUSR1, SIGUSR2 (and SIGQUIT in the native build) are forwarded, orphans reaped "
-                        + "as PID 1 in the native build, and the command's exit code kept."},
+                        + "--supervise, when a quit URL must be POSTed after the command, and on the JVM: then every signal "
+                        + "a container may be stopped with is forwarded (the JVM cannot take SIGQUIT and the real-time "
+                        + "ones; docs/wrapper.md), orphans reaped as PID 1 in the native build, and the command's exit code "
+                        + "kept."},
         footer = {"",
                 "Exit codes: 0 ready (or skipped), 1 not ready before the timeout, 2 bad usage (or an ambient wait refused "
                         + "outside the entrypoint, see --allow-post-start).",

@@ -6,15 +6,40 @@ import java.util.function.Consumer;
 import sun.misc.Signal;
 
 /**
- * The fixed list of signals the wrapper passes on to its command. Never "all signals": runtime-internal ones
- * (the JVM's and the native image's own) must stay where they belong.
+ * The signals the supervising wrapper passes on to its command: every one a process can catch and a container may be
+ * told to stop with (Kubernetes 1.33's lifecycle.stopSignal, an image's STOPSIGNAL: WINCH for Apache httpd's graceful
+ * stop, QUIT for nginx's), the real-time ones included. tini passes on all but FPE, ILL, SEGV, BUS, ABRT, TRAP, SYS,
+ * TTIN and TTOU (krallin/tini, src/tini.c, configure_signals). Left out here: KILL and STOP, which cannot be caught;
+ * SEGV, BUS, ILL, FPE, TRAP, SYS and ABRT, which report a fault of the wrapper itself to its runtime's crash handling;
+ * PIPE and XFSZ, which both runtimes ignore so that a write to a closed peer or past a file-size limit is an exception
+ * in the wrapper; CHLD, the wrapper's own children ending. TTIN and TTOU are passed on: tini keeps them because it
+ * hands the terminal to its child's process group, and the wrapper never does.
  */
 public final class ForwardedSignals {
 
-    /** In this order; a runtime that reserves one of them (HotSpot reserves QUIT) simply keeps it. */
-    public static final List<String> NAMES = List.of("TERM", "INT", "HUP", "QUIT", "USR1", "USR2");
+    /**
+     * In this order, then {@link SignalNumbers#realTime()}. Where the runtime reserves one (HotSpot: QUIT), has no name
+     * for it (HotSpot: every real-time signal) or the C library keeps it (musl: RTMIN), the wrapper cannot take it;
+     * {@link #install} returns those it could.
+     */
+    public static final List<String> NAMES = names();
 
     private ForwardedSignals() {
+    }
+
+    private static List<String> names() {
+        List<String> names = new ArrayList<>(List.of("TERM", "INT", "HUP", "QUIT", "USR1", "USR2", "WINCH", "PWR", "URG",
+                "XCPU", "VTALRM", "PROF", "ALRM", "IO", "CONT", "TSTP", "TTIN", "TTOU", "STKFLT"));
+        names.addAll(SignalNumbers.realTime());
+        return List.copyOf(names);
+    }
+
+    /**
+     * Whether {@code name} ends a wait (exit 128+N, the command not started) as it would end a process: not WINCH, URG
+     * and CONT, ignored by default, nor TSTP, TTIN and TTOU, which stop one (a terminal resized or job control).
+     */
+    public static boolean endsAWait(String name) {
+        return !List.of("WINCH", "URG", "CONT", "TSTP", "TTIN", "TTOU").contains(name);
     }
 
     /** Installs {@code handler} for every forwarded signal the runtime lets us handle; returns their names. */
@@ -24,8 +49,8 @@ public final class ForwardedSignals {
             try {
                 Signal.handle(new Signal(name), handler::accept);
                 installed.add(name);
-            } catch (IllegalArgumentException reservedByTheRuntime) {
-                // e.g. "Signal already used by VM or OS: SIGQUIT" on HotSpot
+            } catch (IllegalArgumentException reservedOrUnknown) {
+                // "Signal already used by VM or OS: SIGQUIT", "Unknown signal: RTMIN+3" on HotSpot
             }
         }
         return installed;

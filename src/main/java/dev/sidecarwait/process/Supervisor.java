@@ -94,7 +94,7 @@ public final class Supervisor {
                 replacer.atStart(), now);
         log.debug("Handing over: " + plan.describe());
         replacer.setDispositions(plan);
-        if (events.poll() instanceof SignalReceived signal) { // arrived before the dispositions changed
+        if (nextWhileWaiting(false) instanceof SignalReceived signal) { // arrived before the dispositions changed
             return stoppedWhileWaiting(signal);
         }
         lastWords.run();
@@ -108,7 +108,7 @@ public final class Supervisor {
         waiting.setDaemon(true); // a signal may end the wait while a request is still in flight
         waiting.start();
 
-        Event first = events.take();
+        Event first = nextWhileWaiting(true);
         if (first instanceof SignalReceived signal) {
             return stoppedWhileWaiting(signal);
         }
@@ -117,10 +117,24 @@ public final class Supervisor {
             log.error("Not starting " + program + ": the wait did not succeed (exit code " + waited + ")");
             return new Result(waited, Ending.WAIT_FAILED, "not starting " + program);
         }
-        if (events.poll() instanceof SignalReceived signal) {
+        if (nextWhileWaiting(false) instanceof SignalReceived signal) {
             return stoppedWhileWaiting(signal);
         }
         return null;
+    }
+
+    /**
+     * The next event while nothing runs yet ({@code block}: wait for one, else null when there is none). A signal whose
+     * default action would not end a process either (a terminal resized, job control) is logged and passed by.
+     */
+    private Event nextWhileWaiting(boolean block) throws InterruptedException {
+        while (true) {
+            Event event = block ? events.take() : events.poll();
+            if (!(event instanceof SignalReceived signal) || ForwardedSignals.endsAWait(signal.name())) {
+                return event;
+            }
+            log.debug("Received SIG" + signal.name() + " while waiting: it would not end a process either; still waiting");
+        }
     }
 
     private Result supervise(List<String> command, ProcessReplacer replacer) throws InterruptedException {
