@@ -139,7 +139,7 @@ class NativeBuildTest {
             ProcessBuilder builder = dev.sidecarwait.SidecarWaitProcess.builder("wait", "--url", "tcp://127.0.0.1:"
                     + ready.getLocalPort(), "--supervise", "--", "sh", "-c",
                     "trap 'echo got TERM; exit 42' TERM; echo started; while true; do sleep 0.05; done");
-            builder.command().add(1, "--limit-modules=" + modules);
+            builder.command().add(dev.sidecarwait.SidecarWaitProcess.ENTRYPOINT.size() + 1, "--limit-modules=" + modules);
             Process process = builder.redirectErrorStream(true).redirectOutput(out.toFile()).start();
             try {
                 dev.sidecarwait.SidecarWaitProcess.awaitText(out, "started");
