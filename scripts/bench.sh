@@ -3,6 +3,8 @@
 #
 #   bash scripts/bench.sh            # about six minutes; RUNS=9 for steadier medians
 #   bash scripts/bench.sh targets    # only what one more target costs (about a minute)
+#   bash scripts/bench.sh binaries A B ...   # native binaries side by side: file size, one ready wait (hyperfine),
+#                                            # its peak RSS; RUNS (default 30) runs each
 #
 # Compared: sidecar-wait as shipped (scripts/sidecar-wait: the native binary when built, else the jar with the
 # launcher's JVM options and class-data cache), the bare jar on a default JVM, the seeds' curl loop, and one
@@ -15,6 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 runs=${RUNS:-5}
+[ "${1:-}" = binaries ] && runs=${RUNS:-30}
 port=${BENCH_PORT:-18099}
 out=target/bench
 mkdir -p "$out"
@@ -260,8 +263,28 @@ targets_table() {
   echo "| one more target | $(per_target target_threads) | $(per_target target_heap_kib) | $(per_target target_private) |"
 }
 
+# 6. native binaries side by side (the diet): one wait on the ready endpoint, timed by hyperfine (no shell between,
+#    warm-up runs first), and its peak RSS from /usr/bin/time, the binaries taken in turn
+binaries() {
+  need hyperfine:hyperfine
+  ready
+  local commands=() bin run
+  for bin in "$@"; do commands+=("$bin wait -q --url $url --timeoutSeconds 30"); done
+  hyperfine -N --style none --warmup 3 --runs "$runs" --export-csv "$out/binaries.csv" "${commands[@]}" >/dev/null
+  for run in $(seq 1 "$runs"); do
+    for bin in "$@"; do
+      /usr/bin/time -f "%M" -o "$out/rss.txt" "$bin" wait -q --url "$url" --timeoutSeconds 30 >/dev/null 2>&1 || true
+      record one_wait_rss_kib "$bin" - "$(tail -1 "$out/rss.txt")"
+    done
+  done
+}
+
 if [ "${1:-}" = targets ]; then
   targets_cost
+elif [ "${1:-}" = binaries ]; then
+  shift
+  binaries "$@"
+  set -- binaries "$@"
 else
 echo "Measuring on $(nproc) cores, $(java -version 2>&1 | head -1); $runs runs after a warm-up..." >&2
 first_probe
@@ -294,6 +317,24 @@ cell() {
 median() { local s; s=$(stats "$@"); echo "${s%% *}"; }
 if [ "${1:-}" = targets ]; then
   targets_table | tee "$out/targets.md"
+  exit 0
+fi
+if [ "${1:-}" = binaries ]; then
+  shift
+  {
+    echo "| binary | file, bytes | one ready wait, ms: median (min-max) | peak RSS, MiB: median (min-max) |"
+    echo "|---|---|---|---|"
+    for bin in "$@"; do
+      # hyperfine's CSV: command,mean,stddev,median,user,system,min,max (seconds)
+      read -r m lo hi <<<"$(awk -F, -v c="$bin wait -q --url $url --timeoutSeconds 30" '$1 == c { print $4 * 1000, $7 * 1000, $8 * 1000 }' "$out/binaries.csv")"
+      read -r rm rlo rhi <<<"$(stats one_wait_rss_kib "$bin" -)"
+      printf '| %s | %s | %.2f (%.2f-%.2f) | %.1f (%.1f-%.1f) |\n' "$bin" "$(stat -c %s "$bin")" "$m" "$lo" "$hi" \
+        "$(awk -v v="$rm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$rlo" 'BEGIN { print v / 1024 }')" \
+        "$(awk -v v="$rhi" 'BEGIN { print v / 1024 }')"
+    done
+    echo
+    echo "hyperfine, $runs runs after 3 warm-up runs; peak RSS of $runs more, the binaries in turn. $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)."
+  } | tee "$out/binaries.md"
   exit 0
 fi
 size_of() { [ -e "$1" ] && du -k "$1" | awk '{ printf "%d KiB", $1 }' || echo "not built"; }

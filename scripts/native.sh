@@ -14,6 +14,8 @@
 # file or a count of reachable methods more than 1% over the budget fails the build.
 #
 #   bash scripts/native.sh            # builds the jar if needed, then target/sidecar-wait
+#   SIDECAR_WAIT_NATIVE_OPTIONS="-H:+PrintAnalysisCallTree -H:PrintAnalysisCallTreeType=CSV" bash scripts/native.sh
+#                                     # extra builder options, for looking into the image (reports in target/native)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -160,7 +162,8 @@ if [ ! -f "$jar" ] || [ -n "$(find src/main native pom.xml -newer "$jar" -print 
 fi
 
 # The same jar, builder and C libraries as the binary there was built from: it stands, with its figures.
-made_from="$(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum native/native-image.properties native/builder/*.java | sha256sum | cut -c1-16)"
+extra_options=(${SIDECAR_WAIT_NATIVE_OPTIONS:-})
+made_from="$(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum native/native-image.properties native/builder/*.java | sha256sum | cut -c1-16) ${extra_options[*]}"
 if [ -x target/sidecar-wait ] && [ -f target/native/made-from ] && [ "$(cat target/native/made-from)" = "$made_from" ]; then
   say "target/sidecar-wait is up to date (made from this jar, builder and C libraries)"
   "$java25" native/builder/BuildFigures.java target/native/build-output.json target/sidecar-wait native/budget.properties \
@@ -199,7 +202,7 @@ start=$(date +%s)
   -imagecp "$root/$jar" -H:Path="$root/$out" -H:Name=sidecar-wait -H:Class=dev.sidecarwait.Main \
   -H:ImageBuildID="$(cat /proc/sys/kernel/random/uuid)" -H:CLibraryPath="$clib" -H:CCompilerPath="$(command -v musl-gcc)" \
   -H:TempDirectory="$root/$out/tmp" -H:BuildOutputJSONFile="$root/$out/build-output.json" \
-  "${image_options[@]}" > "$out/build.log" 2>&1 || { tail -60 "$out/build.log" >&2; say "the build failed: $out/build.log"; exit 1; }
+  "${image_options[@]}" "${extra_options[@]}" > "$out/build.log" 2>&1 || { tail -60 "$out/build.log" >&2; say "the build failed: $out/build.log"; exit 1; }
 rm -rf "$out/tmp"
 cp "$out/sidecar-wait" target/sidecar-wait
 echo "$made_from" > "$out/made-from"
