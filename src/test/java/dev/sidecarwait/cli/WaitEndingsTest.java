@@ -68,7 +68,7 @@ class WaitEndingsTest {
         CliRun run = CliRun.run(env, "wait", "--url", url("/healthz/ready"), "--termination-log", message.toString());
         assertEquals(0, run.exit(), run.err());
         assertTrue(run.err().contains("\tinfo\tEnvoy is ready!\n"), "pilot-agent's wording stays: " + run.err());
-        assertTrue(lastLine(run).matches(".*\tinfo\tsidecar-wait: ready after \\d+\\.\\d s; attempts: \\S+ 1; exit code 0"),
+        assertTrue(lastLine(run).matches(".*\tinfo\tsidecar-wait: ready after \\d+\\.\\d s; attempts: \\S+ \\d+; exit code 0"),
                 lastLine(run));
         assertEquals("the app's own message", Files.readString(message));
     }
@@ -268,6 +268,23 @@ class WaitEndingsTest {
         CliRun forbidden = CliRun.run(Map.of(), "quit", "--url", url("/quitquitquit"));
         assertTrue(forbidden.err().contains("answered HTTP 403 (forbidden); the endpoint only accepts requests from localhost"),
                 forbidden.err());
+        // Vault Agent without agent_api { enable_quit = true }: 404 (hashicorp/vault, command/agent_test.go, TestAgent_Quit)
+        proxy.stubFor(post("/agent/v1/quit").willReturn(aResponse().withStatus(404)));
+        CliRun vault = CliRun.run(Map.of(), "quit", "--url", url("/agent/v1/quit"));
+        assertEquals(1, vault.exit());
+        assertTrue(vault.err().contains("answered HTTP 404; Vault Agent has its quit endpoint turned off: annotate the workload "
+                + "with vault.hashicorp.com/agent-enable-quit: \"true\""), vault.err());
+    }
+
+    @Test
+    void theCloudSqlProxysAdminPortRefusingSaysHowToTurnItOn() throws Exception {
+        try (java.net.ServerSocket free = new java.net.ServerSocket(9091, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            assertTrue(free.isBound(), "port 9091 is free here: the proxy's admin port, which nothing answers on now");
+        }
+        CliRun cloudSql = CliRun.run(Map.of(), "quit", "--url", "http://127.0.0.1:9091/quitquitquit");
+        assertEquals(0, cloudSql.exit(), cloudSql.err());
+        assertTrue(cloudSql.err().contains("connection refused (nothing to quit; a Kubernetes native sidecar needs no quit, or "
+                + "check the URL; the Cloud SQL Auth Proxy serves it only when started with --quitquitquit)"), cloudSql.err());
     }
 
     @Test
