@@ -70,8 +70,13 @@ public final class DnsMessage {
             return false;
         }
         for (String label : rootedName.substring(0, rootedName.length() - 1).split("\\.", -1)) {
-            if (label.isEmpty() || label.length() > 63 || !label.chars().allMatch(c -> c > ' ' && c < 127)) {
+            if (label.isEmpty() || label.length() > 63) {
                 return false;
+            }
+            for (int i = 0; i < label.length(); i++) {
+                if (label.charAt(i) <= ' ' || label.charAt(i) >= 127) {
+                    return false;
+                }
             }
         }
         return true;

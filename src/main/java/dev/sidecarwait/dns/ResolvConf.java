@@ -108,7 +108,7 @@ public record ResolvConf(List<InetSocketAddress> servers, List<String> search, i
         if (name.endsWith(".")) {
             return List.of(name);
         }
-        boolean enoughDots = name.chars().filter(c -> c == '.').count() >= ndots;
+        boolean enoughDots = name.length() - name.replace(".", "").length() >= ndots;
         String rooted = name + ".";
         List<String> names = new ArrayList<>();
         if (enoughDots) {
