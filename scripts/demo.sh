@@ -18,8 +18,9 @@ redis_port=${DEMO_REDIS_PORT:-26380}  # Redis itself, outside the pod
 redis_delay_s=${DEMO_REDIS_DELAY_S:-2}
 
 if [ ! -f target/sidecar-wait.jar ]; then
-  echo "Building sidecar-wait (mvn -B -q package -DskipTests)..."
-  mvn -B -q package -DskipTests
+  echo "Building sidecar-wait (mvn -B package -DskipTests; the first build also downloads Maven's plugins, a minute or so):"
+  mvn -B -ntp package -DskipTests | grep --line-buffered -E '^\[INFO\] (--- |BUILD)|^\[(ERROR|WARNING)\]' \
+    | sed -u 's/^\[INFO\] /  /'
 fi
 mkdir -p target/demo
 javac -d target/demo scripts/demo/Pod.java

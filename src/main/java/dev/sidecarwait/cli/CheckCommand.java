@@ -85,7 +85,8 @@ final class CheckCommand implements Subcommand {
             List<Target> targets = ProbeOptions.targets(given, pod.mesh());
             NetworkProber prober = new NetworkProber(context.clock(), ProbeOptions.expectedStatus(status, pod.mesh()));
             // Envoy is asked why only about Envoy: a check of dependencies alone has no proxy to explain, unless asked.
-            boolean askEnvoy = verbose || adminSetting.given() || targets.stream().anyMatch(Target::proxyEndpoint);
+            boolean askEnvoy = verbose || adminSetting.given()
+                    || pod.mesh() != null && targets.stream().anyMatch(pod.mesh()::ownEndpoint);
             Target.Http admin = askEnvoy ? adminSetting.forMesh(pod.mesh()) : null;
             List<ProbeResult> results = new ArrayList<>();
             for (Target target : targets) {

@@ -31,7 +31,7 @@ record WaitPlan(MeshOption.Choice mesh, Duration detectGrace, List<Target> given
      * was given. A wait for dependencies alone has no proxy to explain, and nothing to ask after its timeout.
      */
     Target.Http adminUrl(Mesh found) {
-        boolean proxyAwaited = targets(found).stream().anyMatch(Target::proxyEndpoint);
+        boolean proxyAwaited = found != null && targets(found).stream().anyMatch(found::ownEndpoint);
         return proxyAwaited || admin.given() ? admin.forMesh(found) : null;
     }
 

@@ -67,10 +67,10 @@ final class WaitRun {
 
         ProcessReplacer replacer = context.process().replacer();
         Handover after = Handover.decide(plan.supervised(), plan.supervisedBy(), plan.quits(), replacer);
-        if (after.warn()) {
-            log.warn(after.why());
-        } else {
-            log.debug(after.why());
+        switch (after.level()) {
+            case WARN -> log.warn(after.why());
+            case INFO -> log.info(after.why());
+            default -> log.debug(after.why());
         }
         Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"));
         List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
@@ -219,14 +219,14 @@ final class WaitRun {
         }
     }
 
-    /** The proxy's own readiness endpoints are HTTP on loopback; anything else is a dependency, named by its URL. */
+    /** The proxy's own readiness endpoints are HTTP on loopback at its ports; anything else is a dependency, named by its URL. */
     private static Awaited awaited(List<Target> targets, Mesh mesh) {
         String proxy = null;
         List<String> others = new ArrayList<>();
         for (Target target : targets) {
             if (target instanceof Target.Listening) {
                 proxy = target.text();
-            } else if (target.proxyEndpoint()) {
+            } else if (mesh != null && mesh.ownEndpoint(target)) {
                 proxy = mesh == Mesh.LINKERD ? "Linkerd proxy" : "Envoy proxy";
             } else {
                 others.add(target.text());

@@ -64,6 +64,16 @@ public enum Mesh {
         return Target.parse(readyUrl);
     }
 
+    /**
+     * Whether {@code target} is this data plane's own readiness endpoint: http:// on a loopback address, at a port of its
+     * proxy or on its readiness path (pilot-agent's status port can be moved). Another loopback endpoint (a Cloud SQL
+     * Auth Proxy's, Dapr's) is a dependency, named by its URL.
+     */
+    public boolean ownEndpoint(Target target) {
+        return target.proxyEndpoint() && (proxyPorts.contains(target.port())
+                || readyUrl != null && ((Target.Http) target).path().equals(((Target.Http) Target.parse(readyUrl)).path()));
+    }
+
     /** What it is, in words: "Istio sidecar". */
     public String title() {
         return title;

@@ -37,6 +37,8 @@ class CheckCommandTest {
     void pointAtTheStubs() {
         env.put("SIDECAR_WAIT_URL", "http://localhost:" + agent.getPort() + "/healthz/ready");
         env.put("SIDECAR_WAIT_ADMIN_URL", "http://localhost:" + admin.getPort());
+        // WireMock's first answer can take over the default 500 ms on a busy machine; no test here is about timing
+        env.put("SIDECAR_WAIT_REQUEST_TIMEOUT", "10s");
     }
 
     private void agentAnswers(int status, String body) {

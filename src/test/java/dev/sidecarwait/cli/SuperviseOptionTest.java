@@ -46,7 +46,7 @@ class SuperviseOptionTest {
 
     @Test
     @Tag(SidecarWaitProcess.JVM_ONLY_TAG)
-    void onTheJvmAnAskedForHandOverIsOneWarningAndTheCommandIsSupervised() throws Exception {
+    void onTheJvmAnAskedForHandOverIsOneWarningAndOtherwiseOneInfoLineAndTheCommandIsSupervised() throws Exception {
         try (ServerSocket ready = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
             String url = "tcp://127.0.0.1:" + ready.getLocalPort();
             SidecarWaitProcess.Result asked = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url, "--no-supervise",
@@ -58,11 +58,11 @@ class SuperviseOptionTest {
             assertTrue(asked.err().contains("sh exited with code 3"), asked.err());
             assertNotEquals("1\n", asked.out(), "the command's parent is the wrapper");
 
-            SidecarWaitProcess.Result quietly = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url, "--verbose",
-                    "--", "true");
+            SidecarWaitProcess.Result quietly = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", url, "--", "true");
             assertEquals(0, quietly.exit(), quietly.err());
-            assertTrue(quietly.err().contains("\tdebug\tSupervising the command: a JVM cannot replace itself with the "
-                    + "command (the native binary hands over)\n"), quietly.err());
+            assertTrue(quietly.err().contains("\tinfo\tSupervising the command: a JVM cannot replace itself with the "
+                    + "command (the native binary hands over)\n"), "said without --verbose, to whoever expected the "
+                    + "hand-over: " + quietly.err());
             assertTrue(!quietly.err().contains("\twarn\t"), quietly.err());
         }
     }

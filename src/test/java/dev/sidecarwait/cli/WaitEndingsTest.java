@@ -74,6 +74,16 @@ class WaitEndingsTest {
     }
 
     @Test
+    void aLoopbackEndpointThatIsNotTheProxysIsNamedByItsUrlNotAsEnvoy() {
+        proxy.stubFor(get("/v1.0/healthz/outbound").willReturn(aResponse().withStatus(200)));
+        CliRun run = CliRun.run(env, "wait", "--url", url("/v1.0/healthz/outbound"));
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.err().contains("\tinfo\tWaiting for " + url("/v1.0/healthz/outbound") + " to be ready"), run.err());
+        assertTrue(run.err().contains("\tinfo\t" + url("/v1.0/healthz/outbound") + " is ready!\n"), run.err());
+        assertFalse(run.err().contains("Envoy"), "not Envoy's readiness endpoint (not its port, not its path): " + run.err());
+    }
+
+    @Test
     void theDefaultPathIsWrittenOnlyWhenItExistsAndNoneTurnsItOff() throws Exception {
         Path absent = dir.resolve("absent");
         CliRun run = CliRun.run(Map.of("SIDECAR_WAIT_TERMINATION_LOG", absent.toString()), "wait", "--url",

@@ -41,7 +41,7 @@ class HandoverTest {
     void byDefaultTheNativeBinaryHandsOver() {
         Handover after = Handover.decide(null, "", false, NATIVE);
         assertTrue(after.handOver());
-        assertFalse(after.warn());
+        assertEquals(Handover.Level.DEBUG, after.level());
         assertTrue(after.why().startsWith("Handing the process over to the command"), after.why());
     }
 
@@ -57,7 +57,7 @@ class HandoverTest {
         for (ProcessReplacer runtime : new ProcessReplacer[] {NATIVE, null}) {
             Handover after = Handover.decide(true, "--supervise", false, runtime);
             assertFalse(after.handOver());
-            assertFalse(after.warn());
+            assertEquals(Handover.Level.DEBUG, after.level());
             assertEquals("Supervising the command, as asked (--supervise)", after.why());
         }
     }
@@ -66,21 +66,21 @@ class HandoverTest {
     void aQuitUrlMeansSupervising() {
         Handover after = Handover.decide(null, "", true, NATIVE);
         assertFalse(after.handOver());
-        assertFalse(after.warn());
+        assertEquals(Handover.Level.DEBUG, after.level());
         assertEquals("Supervising the command: the sidecar is told to quit once it has exited", after.why());
     }
 
     @Test
-    void theJvmSupervisesSayingSoAtDebugLevelOrAsAWarningWhenTheHandOverWasAskedFor() {
+    void theJvmSupervisesSayingSoAtInfoLevelOrAsAWarningWhenTheHandOverWasAskedFor() {
         Handover quietly = Handover.decide(null, "", false, null);
         assertFalse(quietly.handOver());
-        assertFalse(quietly.warn());
+        assertEquals(Handover.Level.INFO, quietly.level(), "a newcomer with the jar expects the hand-over the README describes");
         assertEquals("Supervising the command: a JVM cannot replace itself with the command (the native binary hands over)",
                 quietly.why());
 
         Handover asked = Handover.decide(false, "--no-supervise", false, null);
         assertFalse(asked.handOver());
-        assertTrue(asked.warn());
+        assertEquals(Handover.Level.WARN, asked.level());
         assertEquals("--no-supervise: a JVM cannot replace itself with the command; supervising it instead (the native "
                 + "binary hands over)", asked.why());
     }
@@ -90,8 +90,8 @@ class HandoverTest {
         ProcessReplacer blind = replacer(Inherited.unknown("cannot read /proc/self: no such file"));
         Handover quietly = Handover.decide(null, "", false, blind);
         assertFalse(quietly.handOver());
-        assertFalse(quietly.warn());
+        assertEquals(Handover.Level.INFO, quietly.level());
         assertTrue(quietly.why().contains("(cannot read /proc/self: no such file)"), quietly.why());
-        assertTrue(Handover.decide(false, "--no-supervise", false, blind).warn());
+        assertEquals(Handover.Level.WARN, Handover.decide(false, "--no-supervise", false, blind).level());
     }
 }
