@@ -43,7 +43,7 @@ final class AdminOption {
         } catch (IllegalArgumentException e) {
             throw UsageError.invalid(source, "'" + Target.redacted(value) + "': " + e.getMessage());
         }
-        if (!(target instanceof Target.Http http)) {
+        if (!(target instanceof Target.Http http) || http.socket() != null) {
             throw UsageError.invalid(source, "'" + Target.redacted(value) + "' is not an http:// URL");
         }
         return new Setting(true, http, null);

@@ -19,7 +19,9 @@ final class ProbeOptions {
             description = "What must be ready: an http:// readiness URL, tcp://HOST:PORT, or a server that must answer its "
                     + "own protocol: redis://, postgres://, mysql://, kafka://, amqp://, nats://HOST[:PORT], "
                     + "grpc://HOST:PORT[/SERVICE] (through a sidecar, tcp:// only proves the sidecar is up), or "
-                    + "dns://NAME (it resolves through the pod's DNS). Repeat for several; all must be ready, each probed "
+                    + "dns://NAME (it resolves through the pod's DNS); in the pod itself, file:///PATH (a file another "
+                    + "container writes, readable), unix:///PATH (a Unix socket that accepts), "
+                    + "http+unix://%%2FSOCKET%%2FPATH/readiness/path, postgres:///DB?host=/SOCKET-DIRECTORY. Repeat for several; all must be ready, each probed "
                     + "on its own schedule. Env: SIDECAR_WAIT_URL (comma-separated). Default: the mesh's; for istio "
                     + "http://localhost:15020/healthz/ready, the agent's status port (pilot-agent wait's own default is "
                     + "15021, Envoy's health listener, which routes to 15020: both work).")

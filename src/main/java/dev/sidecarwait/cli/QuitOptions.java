@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Quit URLs must be http://: a sidecar is told to quit with a POST. */
+/** Quit URLs must be http:// (or http+unix://, Dapr's shutdown on its socket): a sidecar is told to quit with a POST. */
 final class QuitOptions {
 
     private QuitOptions() {

@@ -1,6 +1,7 @@
 package dev.sidecarwait.dns;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.wire.Polling;
 import dev.sidecarwait.wire.ProbeFailure;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -23,13 +23,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * UDP channel (so an ICMP "port unreachable" from a server that is not up yet ends the exchange at once), and a
  * truncated answer is asked again over TCP, as Go does (net/dnsclient_unix.go, exchange). Replies that do not match
  * a query (id, name, type) are ignored, and the wait for the real one goes on. The channel is read without blocking,
- * looked at again after 1, 2, 4, 8, then every 16 ms: a DatagramSocket's timed receive brought 109 more methods and
- * 64 KiB into the native binary (its socket adaptor, multicast and their VarHandles; MEASURED.md, e42584b), and a
- * Selector as many.
+ * looked at again as {@link Polling} says: a DatagramSocket's timed receive brought its socket adaptor, multicast and
+ * their VarHandles into the native binary (964 methods and 640 KiB of the CI build, commit 837def5), and a Selector
+ * about as many (MEASURED.md, e42584b).
  */
 final class Exchange {
-
-    private static final long MAX_PAUSE_MILLIS = 16;
 
     /** What the server said to one query, or, when it said nothing usable, why ({@code trouble}, for a log line). */
     record Answer(DnsMessage.Reply reply, String trouble) {
@@ -55,16 +53,15 @@ final class Exchange {
                 channel.write(ByteBuffer.wrap(DnsMessage.query(query.getValue(), name, query.getKey())));
             }
             ByteBuffer buffer = ByteBuffer.allocate(DnsMessage.MAX_UDP);
-            long pause = 1;
+            Polling polling = new Polling(clock);
             while (answers.size() < ids.size() && clock.millisUntil(deadline) > 0) {
                 buffer.clear();
                 int length = channel.read(buffer);
                 if (length <= 0) {
-                    clock.sleep(Duration.ofMillis(Math.min(pause, clock.millisUntil(deadline))));
-                    pause = Math.min(pause * 2, MAX_PAUSE_MILLIS);
+                    polling.pause(deadline);
                     continue;
                 }
-                pause = 1;
+                polling.reset();
                 DnsMessage.Reply reply = DnsMessage.read(buffer.array(), length);
                 for (Map.Entry<Integer, Integer> query : ids.entrySet()) {
                     if (reply != null && !answers.containsKey(query.getKey())

@@ -43,13 +43,13 @@ public final class SidecarQuit {
                 if (response.status() / 100 == 2) {
                     info.accept("Asked the sidecar to quit: " + answer);
                 } else {
-                    warn.accept("The sidecar refused to quit: " + answer + "; " + remedy(response));
+                    warn.accept("The sidecar refused to quit: " + answer + "; " + remedy(url, response));
                     allDone = false;
                 }
             } catch (ProbeFailure failure) {
                 if (failure.getMessage().equals("connection refused")) {
                     info.accept("The sidecar is already gone: POST " + url.text() + ": connection refused (nothing to quit; "
-                            + "a Kubernetes native sidecar needs no quit, or check the URL)");
+                            + "a Kubernetes native sidecar needs no quit, or check the URL" + refusedHint(url) + ")");
                 } else {
                     warn.accept("Could not ask the sidecar to quit: POST " + url.text() + ": " + failure.getMessage());
                     allDone = false;
@@ -59,11 +59,24 @@ public final class SidecarQuit {
         return allDone;
     }
 
+    /**
+     * Where a sidecar that is still running refuses connections on its quit URL: the Cloud SQL Auth Proxy starts its
+     * admin server (localhost:9091) only with --quitquitquit or --debug (cloud-sql-proxy, cmd/root.go).
+     */
+    static String refusedHint(Target.Http url) {
+        return url.port() == 9091 && url.path().equals("/quitquitquit")
+                ? "; the Cloud SQL Auth Proxy serves it only when started with --quitquitquit" : "";
+    }
+
     /** What the person should do about a refusal. */
-    static String remedy(PlainHttp.Response response) {
+    static String remedy(Target.Http url, PlainHttp.Response response) {
         if (response.status() == 404 && response.body().contains("shutdown endpoint is not enabled")) {
             return "Linkerd's proxy has /shutdown turned off: annotate the workload with "
                     + "config.linkerd.io/proxy-admin-shutdown: enabled";
+        }
+        if (response.status() == 404 && url.path().equals("/agent/v1/quit")) {
+            return "Vault Agent has its quit endpoint turned off: annotate the workload with "
+                    + "vault.hashicorp.com/agent-enable-quit: \"true\"";
         }
         if (response.status() == 404) {
             return "no quit endpoint at this URL: check --quit-url or --mesh";

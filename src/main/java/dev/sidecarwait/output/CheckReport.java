@@ -43,7 +43,7 @@ public final class CheckReport {
             List<String> parts = new ArrayList<>();
             parts.add(result.ready() ? "ready    " : "NOT READY");
             parts.add(result.target().text());
-            boolean server = result.target() instanceof Target.Server;
+            boolean tellsWhat = result.target() instanceof Target.Server || result.target() instanceof Target.File;
             if (result.status() != 0) {
                 // A redirect to another host is not followed: the detail says where it pointed, as wait and --json do.
                 String said = "HTTP status code " + result.status();
@@ -51,7 +51,7 @@ public final class CheckReport {
             } else if (!result.ready()) {
                 parts.add(result.detail());
             } else {
-                parts.add(server ? abbreviate(result.bodyLine(), whole)
+                parts.add(tellsWhat ? abbreviate(result.bodyLine(), whole)
                         : result.target() instanceof Target.Listening ? "listening"
                         : result.target() instanceof Target.Dns ? "resolved" : "connected");
             }
@@ -59,7 +59,7 @@ public final class CheckReport {
                 parts.add("at " + addresses(result.addresses(), whole));
             }
             parts.add(result.latency().toMillis() + " ms");
-            if (!server && !result.bodyLine().isEmpty()) {
+            if (!tellsWhat && !result.bodyLine().isEmpty()) {
                 parts.add("\"" + abbreviate(result.bodyLine(), whole) + "\"");
             }
             out.println("  " + String.join("  ", parts));

@@ -12,6 +12,7 @@ import dev.sidecarwait.wire.Wire;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -51,6 +52,9 @@ public final class NetworkProber implements Prober {
         if (target instanceof Target.Listening listening) {
             return listening(listening, start);
         }
+        if (target instanceof Target.File || target instanceof Target.Unix || onSocket(target)) {
+            return local(target, start, deadline, timeout);
+        }
         List<InetAddress> addresses = List.of();
         try {
             List<InetAddress> found = connector.addresses(target.host(), deadline);
@@ -59,11 +63,7 @@ public final class NetworkProber implements Prober {
                 return new ProbeResult(target, true, 0, "", "", since(start), addresses);
             }
             if (target instanceof Target.Http httpTarget) {
-                PlainHttp.Response response = http.probe(httpTarget, found, deadline, timeout);
-                boolean ready = expected.matches(response.status());
-                String detail = ready ? "" : "HTTP status code " + response.status() + (response.unfollowedRedirect() == null
-                        ? "" : " (a redirect to " + response.unfollowedRedirect() + ", not followed: another host)");
-                return new ProbeResult(target, ready, response.status(), detail, response.bodyLine(), since(start), addresses);
+                return answered(httpTarget, http.probe(httpTarget, found, deadline, timeout), start, addresses);
             }
             Socket socket = connector.connect(found, target.port(), deadline, timeout);
             try {
@@ -76,6 +76,43 @@ public final class NetworkProber implements Prober {
             }
         } catch (ProbeFailure failure) {
             return new ProbeResult(target, false, 0, failure.getMessage(), "", since(start), addresses);
+        }
+    }
+
+    private ProbeResult answered(Target.Http target, PlainHttp.Response response, long start, List<InetAddress> addresses) {
+        boolean ready = expected.matches(response.status());
+        String detail = ready ? "" : "HTTP status code " + response.status() + (response.unfollowedRedirect() == null
+                ? "" : " (a redirect to " + response.unfollowedRedirect() + ", not followed: "
+                + (target.socket() == null ? "another host" : "off the socket") + ")")
+                + (response.status() / 100 == 2 ? " (ready means " + expected + " here: see --expect-status)" : "");
+        return new ProbeResult(target, ready, response.status(), detail, response.bodyLine(), since(start), addresses);
+    }
+
+    private static boolean onSocket(Target target) {
+        return target instanceof Target.Http http && http.socket() != null
+                || target instanceof Target.Server server && server.socket() != null;
+    }
+
+    /** A path in the pod: a file, a Unix socket, or HTTP or a server's protocol over one. No name to look up. */
+    private ProbeResult local(Target target, long start, long deadline, Timeout timeout) {
+        try {
+            if (target instanceof Target.File file) {
+                return new ProbeResult(target, true, 0, "", FilePresence.look(file.path()), since(start));
+            }
+            if (target instanceof Target.Http httpTarget) {
+                return answered(httpTarget, http.probe(httpTarget, List.of(), deadline, timeout), start, List.of());
+            }
+            Path socket = target instanceof Target.Server server ? server.socket() : ((Target.Unix) target).path();
+            try (SocketChannel channel = UnixSockets.connect(socket, deadline, clock, timeout)) {
+                String said = target instanceof Target.Server server
+                        ? server.protocol().handshake().exchange(Wire.over(channel, deadline, clock, timeout, Wire.Peer.SERVER), server)
+                        : "";
+                return new ProbeResult(target, true, 0, "", said, since(start));
+            } catch (IOException closing) {
+                throw new ProbeFailure(ProbeFailure.describe(closing));
+            }
+        } catch (ProbeFailure failure) {
+            return new ProbeResult(target, false, 0, failure.getMessage(), "", since(start));
         }
     }
 

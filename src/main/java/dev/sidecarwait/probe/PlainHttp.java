@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -62,7 +63,7 @@ public final class PlainHttp {
      */
     public Response probe(Target.Http target, Timeout timeout) throws ProbeFailure {
         long deadline = deadline(timeout);
-        return probe(target, connector.addresses(target.host(), deadline), deadline, timeout);
+        return probe(target, addresses(target, deadline), deadline, timeout);
     }
 
     /** As {@link #probe(Target.Http, Timeout)}, to the host's {@code addresses} (a redirect is followed only to the same host). */
@@ -73,7 +74,7 @@ public final class PlainHttp {
             if (!isFollowedRedirect(answer.status) || answer.location == null) {
                 return new Response(answer.status, answer.body, null);
             }
-            Target.Http next = redirectTarget(current, answer.location);
+            Target.Http next = target.socket() == null ? redirectTarget(current, answer.location) : null; // not off the socket
             if (next == null || !next.host().equalsIgnoreCase(target.host())) {
                 return new Response(answer.status, answer.body, Target.redacted(answer.location));
             }
@@ -87,19 +88,24 @@ public final class PlainHttp {
     /** One request whose status matters and whose body is only glanced at (the sidecar's quit POST). */
     public Response send(String method, Target.Http target, Timeout timeout) throws ProbeFailure {
         long deadline = deadline(timeout);
-        Exchange answer = exchange(method, target, connector.addresses(target.host(), deadline), deadline, timeout, false, PEEK_BYTES);
+        Exchange answer = exchange(method, target, addresses(target, deadline), deadline, timeout, false, PEEK_BYTES);
         return new Response(answer.status, answer.body, null);
     }
 
     /** GET with the body read to its end (at most {@code maxBytes}), for callers that parse it. */
     public Response fetch(Target.Http target, Timeout timeout, int maxBytes) throws ProbeFailure {
         long deadline = deadline(timeout);
-        Exchange answer = exchange("GET", target, connector.addresses(target.host(), deadline), deadline, timeout, true, maxBytes);
+        Exchange answer = exchange("GET", target, addresses(target, deadline), deadline, timeout, true, maxBytes);
         return new Response(answer.status, answer.body, null);
     }
 
     /** One response as read: the status, the Location header (null when none), the kept start of the body. */
     record Exchange(int status, String location, String body) {
+    }
+
+    /** The host's addresses; none to look up when the request goes over a Unix socket. */
+    private List<InetAddress> addresses(Target.Http target, long deadline) throws ProbeFailure {
+        return target.socket() != null ? List.of() : connector.addresses(target.host(), deadline);
     }
 
     private long deadline(Timeout timeout) {
@@ -108,6 +114,15 @@ public final class PlainHttp {
 
     private Exchange exchange(String method, Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout,
                               boolean wholeBody, int keepBytes) throws ProbeFailure {
+        if (target.socket() != null) {
+            try (SocketChannel channel = UnixSockets.connect(target.socket(), deadline, clock, timeout)) {
+                Wire wire = Wire.over(channel, deadline, clock, timeout, Wire.Peer.HTTP);
+                wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
+                return read(wire, method, wholeBody, keepBytes);
+            } catch (IOException closing) {
+                throw new ProbeFailure(ProbeFailure.describe(closing));
+            }
+        }
         Socket socket = connector.connect(addresses, target.port(), deadline, timeout);
         try (socket) {
             Wire wire = new Wire(socket, deadline, clock, timeout, Wire.Peer.HTTP);

@@ -2,17 +2,19 @@ package dev.sidecarwait.probe;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * What to probe: an HTTP endpoint (ready = the expected status), a TCP port (ready = the connection is
  * accepted), or a server that must answer its own protocol (redis://, postgres://, mysql://, grpc://, kafka://,
- * amqp://, nats://). No TLS: the
- * proxies' readiness ports are plain HTTP on localhost, a sidecar speaks TLS to the server on the app's
- * behalf, and TLS would double the size of the native binary.
+ * amqp://, nats://); a file another container writes (file://), a Unix socket (unix://), and HTTP or PostgreSQL over
+ * one. No TLS: the proxies' readiness ports are plain HTTP on localhost, a sidecar speaks TLS to the server on the
+ * app's behalf, and TLS would double the size of the native binary.
  */
-public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, Target.Listening, Target.Dns {
+public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, Target.Listening, Target.Dns, Target.File,
+        Target.Unix {
 
     String host();
 
@@ -24,12 +26,18 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
     /** "http", "tcp", or the server's protocol: for JSON output. */
     String kind();
 
-    /** An http:// URL on a loopback address, as the proxy's own readiness endpoints are; anything else is a dependency. */
+    /** An http:// URL on a loopback address, as a proxy's own readiness endpoints are (Mesh.ownEndpoint says whose). */
     default boolean proxyEndpoint() {
-        return this instanceof Http && List.of("localhost", "127.0.0.1", "::1").contains(host().toLowerCase(Locale.ROOT));
+        return this instanceof Http http && http.socket() == null
+                && List.of("localhost", "127.0.0.1", "::1").contains(host().toLowerCase(Locale.ROOT));
     }
 
-    record Http(String host, int port, String path, String text) implements Target {
+    /** {@code socket}: the Unix socket the request goes over (http+unix://), else null. */
+    record Http(String host, int port, String path, String text, Path socket) implements Target {
+        public Http(String host, int port, String path, String text) {
+            this(host, port, path, text, null);
+        }
+
         @Override
         public String kind() {
             return "http";
@@ -43,11 +51,54 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
         }
     }
 
-    /** {@code path}: what the check asks about (gRPC: the service), empty for the others, which ignore a path. */
-    record Server(Protocol protocol, String host, int port, String path, String text) implements Target {
+    /**
+     * {@code path}: what the check asks about (gRPC: the service), empty for the others, which ignore a path.
+     * {@code socket}: the Unix socket the server is reached on (postgres:///db?host=/dir), else null.
+     */
+    record Server(Protocol protocol, String host, int port, String path, String text, Path socket) implements Target {
+        public Server(Protocol protocol, String host, int port, String path, String text) {
+            this(protocol, host, port, path, text, null);
+        }
+
         @Override
         public String kind() {
             return protocol.scheme;
+        }
+    }
+
+    /** A file another container writes (a rendered secret, a marker on a shared volume): ready once it is there. */
+    record File(Path path, String text) implements Target {
+        @Override
+        public String host() {
+            return "";
+        }
+
+        @Override
+        public int port() {
+            return 0;
+        }
+
+        @Override
+        public String kind() {
+            return "file";
+        }
+    }
+
+    /** A Unix socket: ready once a connection to it is accepted. */
+    record Unix(Path path, String text) implements Target {
+        @Override
+        public String host() {
+            return "";
+        }
+
+        @Override
+        public int port() {
+            return 0;
+        }
+
+        @Override
+        public String kind() {
+            return "unix";
         }
     }
 
@@ -92,7 +143,8 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
         }
     }
 
-    String SCHEMES = "http://, tcp://, dns://, redis://, postgres://, mysql://, grpc://, kafka://, amqp:// or nats://";
+    String SCHEMES = "http://, tcp://, dns://, file://, unix://, http+unix://, redis://, postgres://, mysql://, grpc://, "
+            + "kafka://, amqp:// or nats://";
 
     /** One rule for every URL: user information is refused, since no check sends any and the URL goes into logs. */
     String USER_INFO_REFUSED = "a user or password is not accepted in a URL (no check sends one, and URLs are written "
@@ -125,6 +177,9 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
             throw new IllegalArgumentException("not a valid URL (" + e.getReason() + ")");
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (List.of("file", "unix", "http+unix").contains(scheme)) {
+            return LocalTargets.parse(scheme, uri, text);
+        }
         if (scheme.isEmpty() || uri.isOpaque()) {
             throw new IllegalArgumentException("no scheme; use " + noSchemeHint);
         }
@@ -136,6 +191,9 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
         }
         if (uri.getRawUserInfo() != null) {
             throw new IllegalArgumentException(USER_INFO_REFUSED);
+        }
+        if (protocol == Protocol.POSTGRES && LocalTargets.socketDirectory(uri) != null) {
+            return LocalTargets.postgresOnSocket(uri, text);
         }
         String host = hostOf(uri, text);
         if (scheme.equals("dns")) {
@@ -150,6 +208,7 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
             if (protocol == Protocol.GRPC) {
                 return grpc(uri, host, text);
             }
+
             // A path (a database name or number) and parameters are allowed, so an app's own URL can be
             // pasted; the check does not use them.
             return new Server(protocol, host, uri.getPort() == -1 ? protocol.defaultPort : portOf(uri, text, scheme), "", text);

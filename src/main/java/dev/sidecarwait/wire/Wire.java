@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
 
 /**
  * One connection's bytes, inside one deadline: every read re-arms the socket timeout with what is left, so no
@@ -29,7 +30,12 @@ public final class Wire {
         }
     }
 
-    private final Socket socket;
+    /** Arms the carrier's read timeout before each read. */
+    private interface ReadTimeout {
+        void within(int millis) throws IOException;
+    }
+
+    private final ReadTimeout readTimeout;
     private final InputStream in;
     private final OutputStream out;
     private long deadline;
@@ -42,7 +48,17 @@ public final class Wire {
     private long received;
 
     public Wire(Socket socket, long deadline, Clock clock, Timeout timeout, Peer peer) throws ProbeFailure {
-        this(socket, input(socket), output(socket), deadline, clock, timeout, peer);
+        this(socket::setSoTimeout, input(socket), output(socket), deadline, clock, timeout, peer);
+    }
+
+    /** Over a connected Unix socket's channel, read and written without blocking ({@link PolledChannel}). */
+    public static Wire over(SocketChannel channel, long deadline, Clock clock, Timeout timeout, Peer peer) throws ProbeFailure {
+        try {
+            PolledChannel polled = new PolledChannel(channel, clock, deadline);
+            return new Wire(polled::within, polled.input(), polled.output(), deadline, clock, timeout, peer);
+        } catch (IOException e) {
+            throw new ProbeFailure(ProbeFailure.describe(e));
+        }
     }
 
     /**
@@ -53,8 +69,9 @@ public final class Wire {
         this(null, in, out, deadline, clock, timeout, peer);
     }
 
-    private Wire(Socket socket, InputStream in, OutputStream out, long deadline, Clock clock, Timeout timeout, Peer peer) {
-        this.socket = socket;
+    private Wire(ReadTimeout readTimeout, InputStream in, OutputStream out, long deadline, Clock clock, Timeout timeout,
+                 Peer peer) {
+        this.readTimeout = readTimeout;
         this.in = in;
         this.out = out;
         this.peer = peer;
@@ -152,8 +169,8 @@ public final class Wire {
             throw timeout.failure();
         }
         try {
-            if (socket != null) {
-                socket.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
+            if (readTimeout != null) {
+                readTimeout.within((int) Math.min(left, Integer.MAX_VALUE));
             }
             int n = in.read(buffer);
             if (n < 0) {

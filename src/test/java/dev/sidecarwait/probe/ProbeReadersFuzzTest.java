@@ -71,10 +71,13 @@ class ProbeReadersFuzzTest {
         String text = new String(input, StandardCharsets.UTF_8);
         try {
             Target target = Target.parse(text);
-            // dns:// names a host and nothing else: it has no port
-            boolean portless = target instanceof Target.Dns;
-            if (!portless && (target.port() < 1 || target.port() > 65535) || target.host().isEmpty()) {
-                throw new AssertionError("accepted a target without a usable host and port: " + target);
+            if (target instanceof Target.File || target instanceof Target.Unix) {
+                java.nio.file.Path path = target instanceof Target.File file ? file.path() : ((Target.Unix) target).path();
+                if (!path.isAbsolute() || path.getNameCount() == 0) {
+                    throw new AssertionError("accepted a path in the pod that is not absolute: " + target);
+                }
+            } else {
+                usableHostAndPort(target);
             }
         } catch (IllegalArgumentException refused) {
             if (refused.getMessage() == null || refused.getMessage().isBlank()) {
@@ -82,6 +85,19 @@ class ProbeReadersFuzzTest {
             }
         }
         PlainHttp.redirectTarget((Target.Http) Target.parse("http://localhost:15020/healthz/ready"), text);
+    }
+
+    private static void usableHostAndPort(Target target) {
+        java.nio.file.Path socket = target instanceof Target.Http http ? http.socket()
+                : target instanceof Target.Server server ? server.socket() : null;
+        if (socket != null && (!socket.isAbsolute() || socket.getNameCount() == 0)) {
+            throw new AssertionError("accepted a socket that is not an absolute path: " + target);
+        }
+        // dns:// names a host and nothing else: it has no port
+        boolean portless = target instanceof Target.Dns;
+        if (!portless && (target.port() < 1 || target.port() > 65535) || target.host().isEmpty()) {
+            throw new AssertionError("accepted a target without a usable host and port: " + target);
+        }
     }
 
     /** Which statuses count as ready: a code, a list, ranges. */

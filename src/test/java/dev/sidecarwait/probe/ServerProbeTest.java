@@ -110,6 +110,23 @@ class ServerProbeTest {
     }
 
     @Test
+    void postgresOnItsUnixSocketAsLibpqSpellsItTheCloudSqlProxyWay() throws Exception {
+        try (RealServer postgres = RealServer.postgres()) {
+            // The server's socket directory (-k): DIRECTORY/.s.PGSQL.PORT, as the Cloud SQL Auth Proxy's --unix-socket makes
+            String url = "postgres:///appdb?host=" + postgres.dir + "&port=" + postgres.port;
+            assertEquals("no such socket (nothing at " + postgres.dir.resolve(".s.PGSQL." + postgres.port) + " yet)",
+                    probe(url).detail());
+            postgres.start();
+            ProbeResult up = probe(url);
+            assertTrue(up.ready(), up.detail());
+            assertTrue(up.bodyLine().startsWith("accepts connections"), up.bodyLine());
+            assertEquals(List.of(), up.addresses(), "no name was looked up");
+            postgres.stop();
+            assertFalse(probe(url).ready());
+        }
+    }
+
+    @Test
     void postgresShuttingDownIsNotReady() throws Exception {
         try (RealServer postgres = RealServer.postgres().start();
              Socket session = postgresSession(postgres.port)) {

@@ -99,7 +99,24 @@ class TargetTest {
             "dns://[::1]: | a dns:// target is a name and nothing else",
             "dns://orders-db/x | a dns:// target is a name and nothing else",
             "dns://orders-db?a=1 | a dns:// target is a name and nothing else",
-            "dns://user@orders-db | a user or password is not accepted"})
+            "dns://user@orders-db | a user or password is not accepted",
+            "file://vault/secrets/db | a file:// target is an absolute path after three slashes",
+            "file:relative/db | a file:// target is an absolute path after three slashes",
+            "file:/// | a file:// target is an absolute path after three slashes",
+            "file:///vault/secrets/db?x=1 | takes no query or fragment",
+            "file://user@/vault/secrets/db | a user or password is not accepted",
+            "file://vault@host/secrets/db | a user or password is not accepted",
+            "unix://run/agent.sock | a unix:// target is an absolute path after three slashes",
+            "unix:///run/agent.sock#x | takes no query or fragment",
+            "http+unix:///v1.0/healthz | names the socket's absolute path, percent-encoded, as its host",
+            "http+unix://dapr.socket/v1.0/healthz | names the socket's absolute path, percent-encoded, as its host",
+            "postgres://db/orders?host=/cloudsql/p:r:i | give PostgreSQL's host once",
+            "postgres:///orders?host=/cloudsql/p:r:i&port=0 | port '0' is not a number from 1 to 65535",
+            "postgres:///orders?host=/cloudsql/p:r:i&port=5x | port '5x' is not a number from 1 to 65535",
+            "postgres://app@/orders?host=/cloudsql/p:r:i | a user or password is not accepted",
+            "postgres:///orders | no host",
+            "postgres://db/orders?host=db2 | ?host= names a socket directory",
+            "http+unix://%2Fshared%2Fdapr.socket/v1.0/healthz#top | takes no fragment"})
     void refusesWithAReason(String text, String reason) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Target.parse(text));
         assertTrue(e.getMessage().contains(reason), e.getMessage());

@@ -251,6 +251,31 @@ class NonRootTest {
         assertEquals("", Files.readString(rootOnly));
     }
 
+    @Test
+    void aSecretItMayNotReadAndASocketInADirectoryItMayNotEnterAreNotReadyAndSayWhy() throws Exception {
+        Path copy = installed();
+        Path secrets = Files.createDirectory(dir.resolve("pod").resolve("secrets"));
+        Path secret = Files.writeString(secrets.resolve("db-creds"), "password=s3cret\n");
+        run(List.of("chown", "-R", VOLUME_OWNER, secrets.toString()));
+        run(List.of("chmod", "755", secrets.toString()));
+        run(List.of("chmod", "600", secret.toString()));
+        Path agent = Files.createDirectory(dir.resolve("pod").resolve("agent"));
+        try (java.nio.channels.ServerSocketChannel listener = java.nio.channels.ServerSocketChannel.open(
+                java.net.StandardProtocolFamily.UNIX)) {
+            listener.bind(java.net.UnixDomainSocketAddress.of(agent.resolve("agent.sock")));
+            run(List.of("chown", VOLUME_OWNER, agent.toString()));
+            run(List.of("chmod", "700", agent.toString()));
+            Result check = run(as(APP, copy.toString(), "check", "--url", "file://" + secret, "--url",
+                    "unix://" + agent.resolve("agent.sock")));
+            assertEquals(1, check.exit(), check.out() + check.err());
+            assertTrue(check.out().contains("NOT READY  file://" + secret + "  a file of 16 bytes, not readable by uid " + APP),
+                    check.out());
+            assertTrue(check.out().contains("NOT READY  unix://" + agent.resolve("agent.sock") + "  permission denied (uid "
+                    + APP + " needs write permission on the socket and search permission on every directory on the way)"),
+                    check.out());
+        }
+    }
+
     /** picocli's jar, as copied for the launcher. */
     private static String launcherClassPath() throws IOException {
         try (Stream<Path> copies = Files.list(classes.getParent())) {

@@ -1,0 +1,125 @@
+package dev.sidecarwait.probe;
+
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The targets that name a path in the pod rather than a host: file:///path (a file another container writes),
+ * unix:///path (a Unix socket), http+unix://%2Fpath%2Fto.sock/readiness/path (HTTP over a Unix socket, as
+ * requests-unixsocket and docker-py spell it: the socket's path percent-encoded as the host), and PostgreSQL on a Unix
+ * socket as libpq spells it, postgres:///db?host=/directory (the socket is DIRECTORY/.s.PGSQL.PORT, port 5432 unless
+ * ?port= says otherwise; libpq's "Connection URIs"). Every path is absolute: a relative one would depend on the
+ * directory the tool runs in.
+ */
+final class LocalTargets {
+
+    private LocalTargets() {
+    }
+
+    static Target parse(String scheme, URI uri, String text) {
+        if (uri.getRawUserInfo() != null || uri.getRawAuthority() != null && uri.getRawAuthority().contains("@")) {
+            throw new IllegalArgumentException(Target.USER_INFO_REFUSED);
+        }
+        if (scheme.equals("http+unix")) {
+            return httpOnSocket(uri, text);
+        }
+        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("a " + scheme + ":// target takes no query or fragment: " + example(scheme));
+        }
+        if (uri.isOpaque() || uri.getRawAuthority() != null || uri.getPath() == null || !uri.getPath().startsWith("/")
+                || uri.getPath().equals("/")) {
+            throw new IllegalArgumentException("a " + scheme + ":// target is an absolute path after three slashes: "
+                    + example(scheme));
+        }
+        Path path = Path.of(uri.getPath()).normalize();
+        return scheme.equals("file") ? new Target.File(path, text) : new Target.Unix(path, text);
+    }
+
+    private static String example(String scheme) {
+        return switch (scheme) {
+            case "file" -> "file:///vault/secrets/db-creds";
+            case "unix" -> "unix:///run/spire/sockets/agent.sock";
+            default -> "http+unix://%2Fshared%2Fdapr-myapp-http.socket/v1.0/healthz/outbound";
+        };
+    }
+
+    /** The socket's path is the authority, percent-encoded; the rest is the request's path. */
+    private static Target.Http httpOnSocket(URI uri, String text) {
+        String authority = uri.getRawAuthority();
+        String socket = authority == null ? null : decoded(authority);
+        if (socket == null || !socket.startsWith("/") || socket.equals("/")) {
+            throw new IllegalArgumentException("an http+unix:// target names the socket's absolute path, "
+                    + "percent-encoded, as its host: " + example("http+unix"));
+        }
+        if (uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("an http+unix:// target takes no fragment: " + example("http+unix"));
+        }
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        if (uri.getRawQuery() != null) {
+            path += "?" + uri.getRawQuery();
+        }
+        return new Target.Http("localhost", 80, path, text, Path.of(socket).normalize());
+    }
+
+    /**
+     * The directory of ?host= (libpq: a host that starts with a slash is a socket directory), else null. A host name
+     * there is refused: libpq would connect to it rather than to the URL's host, and the probe must ask the same server.
+     */
+    static String socketDirectory(URI uri) {
+        String host = parameter(uri, "host");
+        if (host != null && !host.startsWith("/")) {
+            throw new IllegalArgumentException("?host= names a socket directory (postgres:///orders?host=/cloudsql/"
+                    + "project:region:instance); give a host name in the URL: postgres://orders-db/orders");
+        }
+        return host;
+    }
+
+    static Target.Server postgresOnSocket(URI uri, String text) {
+        if (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@")) {
+            throw new IllegalArgumentException(Target.USER_INFO_REFUSED);
+        }
+        if (uri.getHost() != null || uri.getRawAuthority() != null && !uri.getRawAuthority().isEmpty()) {
+            throw new IllegalArgumentException("give PostgreSQL's host once: a host name in the URL, or a socket "
+                    + "directory as ?host=/dir (postgres:///db?host=/cloudsql/project:region:instance)");
+        }
+        String port = parameter(uri, "port");
+        if (port != null && !port.matches("[1-9][0-9]{0,4}") || port != null && Integer.parseInt(port) > 65535) {
+            throw new IllegalArgumentException("port '" + port + "' is not a number from 1 to 65535");
+        }
+        int number = port == null ? Protocol.POSTGRES.defaultPort : Integer.parseInt(port);
+        Path socket = Path.of(socketDirectory(uri)).normalize().resolve(".s.PGSQL." + number);
+        return new Target.Server(Protocol.POSTGRES, "localhost", number, "", text, socket);
+    }
+
+    /** {@code raw} (from a URI that parsed, so each % starts an escape of two hex digits) with its escapes decoded as UTF-8. */
+    static String decoded(String raw) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = 0; i < raw.length(); ) {
+            if (raw.charAt(i) == '%') {
+                bytes.write(Integer.parseInt(raw.substring(i + 1, i + 3), 16));
+                i += 3;
+            } else {
+                int end = i + Character.charCount(raw.codePointAt(i));
+                bytes.writeBytes(raw.substring(i, end).getBytes(StandardCharsets.UTF_8));
+                i = end;
+            }
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A query parameter, percent-decoded, or null. */
+    private static String parameter(URI uri, String name) {
+        if (uri.getRawQuery() == null) {
+            return null;
+        }
+        for (String pair : uri.getRawQuery().split("&")) {
+            int equals = pair.indexOf('=');
+            if (equals > 0 && pair.substring(0, equals).equals(name)) {
+                return decoded(pair.substring(equals + 1));
+            }
+        }
+        return null;
+    }
+}
