@@ -6,7 +6,7 @@
 #
 # x86-64 is the default: fully static against musl. Elsewhere (arm64), GraalVM has no musl toolchain; link
 # all but glibc statically and run on a glibc base:
-#   docker build --build-arg NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:25 \
+#   docker build --build-arg NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:25.0.2 \
 #                --build-arg LINKING=--static-nolibc --build-arg RUNTIME=gcr.io/distroless/base-debian12 .
 #
 # The builders are pinned by tag (GraalVM for JDK 25, which -Os needs); pin them by digest in your own
@@ -17,7 +17,7 @@
 # only writes into the shared volume (an emptyDir is world-writable, or group-writable with fsGroup). Beside the
 # binary, /sidecar-wait.cdx.json is the CycloneDX SBOM of what it is built from (the jar's build writes it).
 ARG JAR_BUILDER=maven:3.9.9-eclipse-temurin-17
-ARG NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:25-muslib
+ARG NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:25.0.2-muslib
 ARG RUNTIME=scratch
 
 FROM ${JAR_BUILDER} AS jar

@@ -103,13 +103,14 @@ class NativeBuildTest {
         for (String linking : List.of("--static --libc=musl", "--static-nolibc")) {
             assertTrue(readme.contains("`" + linking + "`"), "docs/native.md explains " + linking);
         }
-        assertTrue(readme.contains("does not build the native binary"), "docs/native.md says plainly that CI does not build it");
+        assertTrue(readme.contains("CI builds it and runs every test that starts the tool as a\nprocess against it"),
+                "docs/native.md says what CI does with the binary");
     }
 
     /**
      * By default a native executable takes every -D..., -X... and -XX:... argument, anywhere on its command line, as
      * an option for its own runtime and removes it before main: a wrapped `java -Xmx512m -Dprofile=prod -jar app.jar`
-     * would start without them. -H:-ParseRuntimeOptions leaves them to main. The binary itself is checked outside CI.
+     * would start without them. -H:-ParseRuntimeOptions leaves them to main. The binary itself is checked by MainProcessTest on the CI build.
      */
     @Test
     void theShippedArgumentsLeaveRuntimeOptionsOnTheCommandLineToMain() throws Exception {
@@ -207,12 +208,85 @@ class NativeBuildTest {
         String dockerfile = Files.readString(Path.of("Dockerfile"));
         assertTrue(dockerfile.contains("ARG LINKING=\"--static --libc=musl\""), dockerfile);
         assertTrue(dockerfile.contains("--build-arg LINKING=--static-nolibc"), dockerfile);
-        assertTrue(dockerfile.contains("ghcr.io/graalvm/native-image-community:25-muslib"), "pinned musl builder");
+        String graalvm = text((Element) pom.getElementsByTagName("properties").item(0), "graalvm.sdk.version");
+        assertTrue(dockerfile.contains("ARG NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:" + graalvm + "-muslib"),
+                "the release builds with the GraalVM the code compiles against: " + graalvm);
+        assertTrue(dockerfile.contains("NATIVE_BUILDER=ghcr.io/graalvm/native-image-community:" + graalvm + " "),
+                "and so does its arm64 recipe");
+        assertTrue(Files.readString(Path.of("native/builder/pom.xml")).contains("<graalvm.version>" + graalvm
+                + "</graalvm.version>"), "the CI build's builder is the same GraalVM: " + graalvm);
         assertTrue(dockerfile.contains("ARG RUNTIME=scratch"), dockerfile);
         assertTrue(dockerfile.contains("ENTRYPOINT [\"/sidecar-wait\"]"), dockerfile);
 
         String readme = Files.readString(Path.of("docs/native.md"));
         assertTrue(readme.contains("mvn -Pnative package") && readme.contains("docker build"), readme);
+    }
+
+    /**
+     * The CI build takes its options from the file the release reads (native/native-image.properties), translated by
+     * native/builder/ImageOptions.java as GraalVM's driver would: every argument of the file has a translation (an
+     * option it cannot translate stops the build, naming it), and the translations are the driver's.
+     */
+    @Test
+    void theCiBuildTranslatesEveryArgumentOfTheReleasesOptions() throws Exception {
+        List<String> lines = imageOptions(Path.of("native/native-image.properties"));
+        assertEquals(shippedArguments().size() + 2, lines.size(), "one line per argument and the two of the linking: " + lines);
+        assertTrue(lines.containsAll(List.of("image -H:Optimize=s", "image -H:MicroArchitecture=compatibility",
+                "image -H:FallbackThreshold=0", "image -R:MaxHeapSize=32m",
+                "image -H:ClassInitialization=dev.sidecarwait.cli:build_time,picocli:build_time",
+                "jvm -Dsvm.modulesupport.limitedModules=java.base,jdk.unsupported", "image -H:-ParseRuntimeOptions",
+                "image -H:+StaticExecutable", "image -H:UseLibC=musl")), lines.toString());
+
+        Path unknown = Files.createTempFile("native-image", ".properties");
+        try {
+            Files.writeString(unknown, "Args = -Os --enable-http\n");
+            Process refused = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "native/builder/ImageOptions.java", unknown.toString()).redirectErrorStream(true).start();
+            String said = new String(refused.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(2, refused.waitFor(), said);
+            assertTrue(said.contains("no translation for the native-image option '--enable-http'"), said);
+        } finally {
+            Files.deleteIfExists(unknown);
+        }
+    }
+
+    /**
+     * Every method substituted in nativeimage/ is held to the code it was written against (native/builder/
+     * substituted.txt, checked by scripts/native.sh before each build), but picocli's, which theSubstitutionOfPicocli...
+     * checks against the pinned picocli.
+     */
+    @Test
+    void everySubstitutedMethodIsHeldToTheCodeItWasWrittenAgainst() throws Exception {
+        List<String> held = Files.readAllLines(Path.of("native/builder/substituted.txt")).stream()
+                .filter(line -> !line.startsWith("#") && !line.isBlank())
+                .map(line -> line.split("\\s+")[0].replace('/', '.') + "." + line.split("\\s+")[1]).toList();
+        List<String> substituted = new ArrayList<>();
+        try (var files = Files.list(Path.of("src/main/java/dev/sidecarwait/nativeimage"))) {
+            for (Path file : files.toList()) {
+                String source = Files.readString(file);
+                java.util.regex.Matcher target = java.util.regex.Pattern.compile("@TargetClass\\(className = \"([^\"]+)\"\\)")
+                        .matcher(source);
+                if (!target.find()) {
+                    continue;
+                }
+                java.util.regex.Matcher method = java.util.regex.Pattern.compile("@Substitute\\s+[^(]*\\s(\\w+)\\(").matcher(source);
+                while (method.find()) {
+                    substituted.add(target.group(1) + "." + method.group(1));
+                }
+            }
+        }
+        substituted.removeIf(name -> name.startsWith("picocli."));
+        assertFalse(substituted.isEmpty());
+        assertEquals(substituted.stream().sorted().toList(), held.stream().sorted().toList());
+    }
+
+    private static List<String> imageOptions(Path properties) throws Exception {
+        Process translate = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "native/builder/ImageOptions.java", properties.toString(), "--static", "--libc=musl").start();
+        String out = new String(translate.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String err = new String(translate.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, translate.waitFor(), err);
+        return out.lines().toList();
     }
 
     private static Element profile(Document pom, String id) {

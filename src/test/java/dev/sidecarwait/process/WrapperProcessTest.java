@@ -69,6 +69,15 @@ class WrapperProcessTest {
                 : "sh exited with code 7"), run.err());
     }
 
+    /** The native runtime parses none of them (-H:-ParseRuntimeOptions): a wrapped JVM gets its -D, -X and -XX. */
+    @Test
+    void javaStyleArgumentsAfterTheDashesReachTheCommandExactly() throws Exception {
+        SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of(), null, args(
+                "sh", "-c", "for a; do echo \"[$a]\"; done", "sh", "-Dfoo=bar", "-Xmx5m", "-XX:+PrintGC", "-R:MaxHeapSize=1m"));
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("[-Dfoo=bar]\n[-Xmx5m]\n[-XX:+PrintGC]\n[-R:MaxHeapSize=1m]\n", run.out(), run.err());
+    }
+
     @Test
     void passesStdinThrough() throws Exception {
         Path input = dir.resolve("input.txt");
