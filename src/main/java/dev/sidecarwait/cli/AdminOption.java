@@ -1,6 +1,6 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.probe.Target;
 import picocli.CommandLine.Option;
 
@@ -13,29 +13,14 @@ final class AdminOption {
                     + "http://localhost:9901, linkerd and ambient: none).")
     String adminUrl;
 
-    /**
-     * The admin URL as settled from the flag, else the variable. {@code given}: one of them was set; {@code url}
-     * is then null when it said none, and {@code turnedOffBy} says which ("--admin-url none").
-     */
-    record Setting(boolean given, Target.Http url, String turnedOffBy) {
-
-        /** The given URL, else the mesh's; null when there is no admin API to ask. */
-        Target.Http forMesh(Mesh mesh) {
-            if (given) {
-                return url;
-            }
-            return mesh == null || mesh.adminUrl() == null ? null : (Target.Http) Target.parse(mesh.adminUrl());
-        }
-    }
-
-    Setting settle(Env env) {
+    AdminApi settle(Env env) {
         String source = adminUrl != null ? "--admin-url" : "SIDECAR_WAIT_ADMIN_URL";
         String value = adminUrl != null ? adminUrl.trim() : env.get("SIDECAR_WAIT_ADMIN_URL");
         if (value == null) {
-            return new Setting(false, null, null);
+            return new AdminApi(false, null, null);
         }
         if (value.equalsIgnoreCase("none")) {
-            return new Setting(true, null, adminUrl != null ? "--admin-url none" : "SIDECAR_WAIT_ADMIN_URL=none");
+            return new AdminApi(true, null, adminUrl != null ? "--admin-url none" : "SIDECAR_WAIT_ADMIN_URL=none");
         }
         Target target;
         try {
@@ -46,6 +31,6 @@ final class AdminOption {
         if (!(target instanceof Target.Http http) || http.socket() != null) {
             throw UsageError.invalid(source, "'" + Target.redacted(value) + "' is not an http:// URL");
         }
-        return new Setting(true, http, null);
+        return new AdminApi(true, http, null);
     }
 }

@@ -1,5 +1,8 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.PodMesh;
+import dev.sidecarwait.mesh.MeshDefaults;
+import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.output.CheckReport;
@@ -68,7 +71,7 @@ final class CheckCommand implements Subcommand {
         MeshOption.Choice choice = probe.meshOption.resolve(env);
         List<Target> given = probe.given(env);
         ExpectedStatus status = probe.givenStatus(env);
-        AdminOption.Setting adminSetting = probe.admin.settle(env);
+        AdminApi adminSetting = probe.admin.settle(env);
         Duration requestTimeout = probe.requestTimeout(env);
         Detector detector = new Detector(context.clock(), PodMesh.proc());
         EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
@@ -77,13 +80,13 @@ final class CheckCommand implements Subcommand {
             long start = context.clock().nanoTime();
             PodMesh pod;
             try {
-                pod = PodMesh.now(choice, detector); // again every look: a sidecar may bind its ports later
+                pod = PodMesh.now(choice.preset(), choice == MeshOption.Choice.AUTO, detector); // again every look: a sidecar may bind its ports later
             } catch (IOException e) {
                 context.err().println(PodMesh.unreadable(e));
                 return 1;
             }
-            List<Target> targets = ProbeOptions.targets(given, pod.mesh());
-            NetworkProber prober = new NetworkProber(context.clock(), ProbeOptions.expectedStatus(status, pod.mesh()));
+            List<Target> targets = MeshDefaults.targets(given, pod.mesh());
+            NetworkProber prober = new NetworkProber(context.clock(), MeshDefaults.expectedStatus(status, pod.mesh()));
             // Envoy is asked why only about Envoy: a check of dependencies alone has no proxy to explain, unless asked.
             boolean askEnvoy = verbose || adminSetting.given()
                     || pod.mesh() != null && targets.stream().anyMatch(pod.mesh()::ownEndpoint);

@@ -73,13 +73,4 @@ public final class Durations {
         }
         return millis + "ms";
     }
-
-    /** pilot-agent's wording counts in seconds: "60 seconds", "2.5 seconds". */
-    public static String inSeconds(Duration duration) {
-        long millis = duration.toMillis();
-        if (millis % 1000 == 0) {
-            return (millis / 1000) + (millis == 1000 ? " second" : " seconds");
-        }
-        return java.math.BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString() + " seconds";
-    }
 }

@@ -45,19 +45,6 @@ final class ProbeOptions {
     @Mixin
     MeshOption meshOption;
 
-    /**
-     * The flags', else the variable's, else the mesh's readiness; a URL given twice is one target. Ambient has no
-     * proxy to ask, so ztunnel's listeners are awaited beside any URL given; with no mesh, only what was given.
-     */
-    static List<Target> targets(List<Target> given, Mesh mesh) {
-        List<Target> targets = new ArrayList<>();
-        if (mesh != null && (given.isEmpty() || mesh == Mesh.AMBIENT)) {
-            targets.add(mesh.readiness());
-        }
-        targets.addAll(given);
-        return List.copyOf(targets);
-    }
-
     /** The --url flags', else SIDECAR_WAIT_URL's, without repeats; empty when neither is set. */
     List<Target> given(Env env) {
         List<Target> given = !urls.isEmpty() ? urls : targetList(env, "SIDECAR_WAIT_URL");
@@ -90,10 +77,6 @@ final class ProbeOptions {
     /** The flag's, else the variable's; null when neither is set, for the mesh's to apply. */
     ExpectedStatus givenStatus(Env env) {
         return expectStatus != null ? expectStatus : env.parse("SIDECAR_WAIT_EXPECT_STATUS", ExpectedStatus::parse);
-    }
-
-    static ExpectedStatus expectedStatus(ExpectedStatus given, Mesh mesh) {
-        return given != null ? given : ExpectedStatus.parse(mesh == null ? "200" : mesh.expectStatus());
     }
 
     Duration requestTimeout(Env env) {

@@ -1,5 +1,6 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.PodMesh;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.output.Log;
@@ -52,7 +53,7 @@ final class QuitCommand implements Subcommand {
         if (given.isEmpty()) {
             PodMesh pod;
             try {
-                pod = PodMesh.now(choice, new Detector(context.clock(), PodMesh.proc()));
+                pod = PodMesh.now(choice.preset(), choice == MeshOption.Choice.AUTO, new Detector(context.clock(), PodMesh.proc()));
             } catch (IOException e) {
                 log.error(PodMesh.unreadable(e));
                 return 1;

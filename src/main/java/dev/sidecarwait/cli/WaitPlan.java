@@ -1,5 +1,7 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.MeshDefaults;
+import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
@@ -13,17 +15,17 @@ import java.util.List;
  * to the one found, by the methods below: a setting given always wins over the mesh's.
  */
 record WaitPlan(MeshOption.Choice mesh, Duration detectGrace, List<Target> given, ExpectedStatus givenStatus,
-                AdminOption.Setting admin, Duration requestTimeout, Duration total, Duration every,
+                AdminApi admin, Duration requestTimeout, Duration total, Duration every,
                 WaitCommand.OnTimeout whenLate, boolean skipOutside, boolean disabled, boolean allowPostStart,
                 Boolean supervised, String supervisedBy, List<Target.Http> quitGiven, boolean quitSidecar,
                 Duration quitEach, List<String> command) {
 
     List<Target> targets(Mesh found) {
-        return ProbeOptions.targets(given, found);
+        return MeshDefaults.targets(given, found);
     }
 
     ExpectedStatus expected(Mesh found) {
-        return ProbeOptions.expectedStatus(givenStatus, found);
+        return MeshDefaults.expectedStatus(givenStatus, found);
     }
 
     /**

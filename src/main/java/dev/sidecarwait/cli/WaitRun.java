@@ -1,5 +1,7 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.output.Seconds;
+import dev.sidecarwait.mesh.PodMesh;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.mesh.Mesh;
@@ -125,10 +127,10 @@ final class WaitRun {
                 }
             }
             if (found.mesh() == null && plan.given().isEmpty()) {
-                log.info(found.detectedLine(plan.detectGrace()) + ": not waiting for a proxy");
+                log.info(found.detectedLine(Seconds.of(plan.detectGrace())) + ": not waiting for a proxy");
                 return new Ended("skipped: no mesh in this pod", null, null, 0);
             }
-            log.info(found.detectedLine(plan.detectGrace()) + (found.mesh() == null ? ": waiting for the dependencies only" : ""));
+            log.info(found.detectedLine(Seconds.of(plan.detectGrace())) + (found.mesh() == null ? ": waiting for the dependencies only" : ""));
         } else {
             found = new PodMesh(plan.mesh().preset(), null);
             pod.set(found);
@@ -148,7 +150,7 @@ final class WaitRun {
         Duration requestTimeout = plan.requestTimeout();
         Awaited awaited = awaited(targets, found.mesh());
         waiter = new Waiter(context.clock(), new NetworkProber(context.clock(), plan.expected(found.mesh())));
-        log.info(awaited.waiting(Durations.inSeconds(plan.total())) + proves(found.mesh(), targets));
+        log.info(awaited.waiting(Seconds.of(plan.total())) + proves(found.mesh(), targets));
         long deadline = context.clock().nanoTime() + plan.total().toNanos();
         EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
         Waiter.Outcome outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,

@@ -38,8 +38,8 @@ class DurationsTest {
 
     @Test
     void speaksInSecondsLikePilotAgent() {
-        assertEquals("60 seconds", Durations.inSeconds(Duration.ofSeconds(60)));
-        assertEquals("1 second", Durations.inSeconds(Duration.ofSeconds(1)));
-        assertEquals("2.5 seconds", Durations.inSeconds(Duration.ofMillis(2500)));
+        assertEquals("60 seconds", dev.sidecarwait.output.Seconds.of(Duration.ofSeconds(60)));
+        assertEquals("1 second", dev.sidecarwait.output.Seconds.of(Duration.ofSeconds(1)));
+        assertEquals("2.5 seconds", dev.sidecarwait.output.Seconds.of(Duration.ofMillis(2500)));
     }
 }

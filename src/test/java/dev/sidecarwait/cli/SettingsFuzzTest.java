@@ -23,7 +23,7 @@ class SettingsFuzzTest {
             if (!Durations.parse(Durations.format(parsed)).equals(Duration.ofMillis(parsed.toMillis()))) {
                 throw new AssertionError("'" + Durations.format(parsed) + "' does not read back as " + parsed);
             }
-            Durations.inSeconds(parsed);
+            dev.sidecarwait.output.Seconds.of(parsed);
         } catch (IllegalArgumentException refused) {
             named(refused.getMessage());
         }

@@ -1,13 +1,9 @@
-package dev.sidecarwait.cli;
+package dev.sidecarwait.mesh;
 
-import dev.sidecarwait.mesh.Detection;
-import dev.sidecarwait.mesh.Detector;
-import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 
 /**
  * The data plane a command works with: the one --mesh names, or for auto the one the pod's socket table shows.
@@ -15,41 +11,44 @@ import java.time.Duration;
  * @param mesh null when auto found none
  * @param detected null when --mesh (or SIDECAR_WAIT_MESH) named it
  */
-record PodMesh(Mesh mesh, Detection detected) {
+public record PodMesh(Mesh mesh, Detection detected) {
 
     /** Where the pod's processes and sockets are read. */
-    static Path proc() {
+    public static Path proc() {
         return Path.of("/proc");
     }
 
-    /** For one look (check, drain, quit): auto decides from the socket table as it is now. */
-    static PodMesh now(MeshOption.Choice choice, Detector detector) throws IOException {
-        return choice == MeshOption.Choice.AUTO ? of(detector.now()) : new PodMesh(choice.preset(), null);
+    /** For one look (check, drain, quit): auto decides from the socket table as it is now, else {@code preset}. */
+    public static PodMesh now(Mesh preset, boolean auto, Detector detector) throws IOException {
+        return auto ? of(detector.now()) : new PodMesh(preset, null);
     }
 
     /** What is said when the socket table, which auto decides from, cannot be read. */
-    static String unreadable(IOException e) {
+    public static String unreadable(IOException e) {
         return "Cannot tell which data plane this pod has (--mesh auto): cannot read the socket table: " + e.getMessage();
     }
 
-    static PodMesh of(Detection detection) {
+    public static PodMesh of(Detection detection) {
         return new PodMesh(detection.mesh(), detection);
     }
 
-    /** The line that says what auto found, from which ports; null when the mesh was named. */
-    String detectedLine(Duration lookedFor) {
+    /**
+     * The line that says what auto found, from which ports; null when the mesh was named. {@code lookedFor}: how long
+     * it looked, said when it found none (null: not said).
+     */
+    public String detectedLine(String lookedFor) {
         if (detected == null) {
             return null;
         }
         return "Data plane (--mesh auto): " + detected.describe()
-                + (detected.none() && lookedFor != null ? ", after looking for " + Durations.inSeconds(lookedFor) : "");
+                + (detected.none() && lookedFor != null ? ", after looking for " + lookedFor : "");
     }
 
     /**
      * A failed look at the proxy's own endpoint whose port the socket table shows listening: say that the port
      * is there and did not answer (Istio may stop app containers from reaching its ports, istio/istio#61864).
      */
-    String unanswered(ProbeResult result) {
+    public String unanswered(ProbeResult result) {
         Target target = result.target();
         if (detected == null || result.ready() || result.status() != 0 || !target.proxyEndpoint()
                 || !detected.ports().contains(target.port())) {
