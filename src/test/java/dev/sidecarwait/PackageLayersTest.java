@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class PackageLayersTest {
 
     private static final List<String> BOTTOM_UP = List.of("sockets", "wire", "dns", "grpc", "probe", "mesh", "output", "drain",
-            "process", "nativeimage", "cli");
+            "process", "startup", "nativeimage", "cli");
     /** An import, or a name written out in full. */
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.sidecarwait\\.([a-z]+)\\.[A-Z]");
     private static final Path SOURCES = Path.of("src/main/java/dev/sidecarwait");

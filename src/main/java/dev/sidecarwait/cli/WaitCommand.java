@@ -4,6 +4,9 @@ import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.output.TerminationLog;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.startup.PostStartGuard;
+import dev.sidecarwait.startup.WaitPlan;
+import dev.sidecarwait.startup.WaitRun;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -146,7 +149,11 @@ final class WaitCommand implements Subcommand {
         Log log = logging.log(context, env);
         TerminationLog termination = TerminationLogSetting.resolve(terminationLogPath, env);
         WaitPlan plan = settle(env);
-        return new WaitRun(context, log, termination, plan).run();
+        try {
+            return new WaitRun(context.clock(), context.env(), context.process().replacer(), log, termination, plan).run();
+        } catch (PostStartGuard.Refused refused) {
+            throw new UsageError(refused.getMessage());
+        }
     }
 
     /** Flags, then the environment, then the defaults: every setting once, every usage error before anything runs. */
@@ -167,9 +174,9 @@ final class WaitCommand implements Subcommand {
         if (quitGiven.isEmpty()) {
             quitGiven = QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL", Target::parseHttpSetting));
         }
-        WaitPlan plan = new WaitPlan(mesh, grace != null ? grace : Duration.ofSeconds(5), probe.given(env),
+        WaitPlan plan = new WaitPlan(mesh.preset(), mesh == MeshOption.Choice.AUTO, grace != null ? grace : Duration.ofSeconds(5), probe.given(env),
                 probe.givenStatus(env), probe.admin.settle(env), probe.requestTimeout(env), total, every,
-                whenLate != null ? whenLate : OnTimeout.FAIL,
+                whenLate == OnTimeout.CONTINUE,
                 skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES"),
                 env.isTrue("SIDECAR_WAIT_DISABLED"), allowPostStart || env.isTrue(PostStartGuard.VARIABLE),
                 supervised, supervisedBy, quitGiven, quitSidecar,

@@ -1,13 +1,14 @@
-package dev.sidecarwait.cli;
+package dev.sidecarwait.startup;
 
-import dev.sidecarwait.output.Seconds;
-import dev.sidecarwait.mesh.PodMesh;
+import dev.sidecarwait.Clock;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.mesh.PodMesh;
 import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.output.Awaited;
 import dev.sidecarwait.output.Log;
+import dev.sidecarwait.output.Seconds;
 import dev.sidecarwait.output.TerminationLog;
 import dev.sidecarwait.output.WaitSummary;
 import dev.sidecarwait.probe.NetworkProber;
@@ -24,19 +25,21 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /** Runs a settled {@link WaitPlan}: find the data plane (auto), wait, then run or hand over to the command. */
-final class WaitRun {
+public final class WaitRun {
 
     /** What the wait step concluded, for the last line. {@code progress} is null when it did not probe. */
     private record Ended(String verdict, Waiter.Outcome progress, String envoy, int exitCode) {
     }
 
-    private final Context context;
-    private final Env env;
+    private final Clock clock;
+    private final Map<String, String> env;
+    private final ProcessReplacer replacer;
     private final Log log;
     private final TerminationLog termination;
     private final WaitPlan plan;
@@ -44,16 +47,19 @@ final class WaitRun {
     private final AtomicReference<PodMesh> pod = new AtomicReference<>();
     private volatile Waiter waiter; // read by the thread a signal ends the wait on
 
-    WaitRun(Context context, Log log, TerminationLog termination, WaitPlan plan) {
-        this.context = context;
-        this.env = new Env(context.env());
+    /** {@code env}: the process's environment (PATH, KUBERNETES_SERVICE_HOST); {@code replacer}: null on the JVM. */
+    public WaitRun(Clock clock, Map<String, String> env, ProcessReplacer replacer, Log log, TerminationLog termination,
+                   WaitPlan plan) {
+        this.clock = clock;
+        this.env = env;
+        this.replacer = replacer;
         this.log = log;
         this.termination = termination;
         this.plan = plan;
     }
 
-    int run() throws Exception {
-        if (plan.mesh() == MeshOption.Choice.AMBIENT && !plan.disabled() && !skippedOutside() && !plan.allowPostStart()) {
+    public int run() throws Exception {
+        if (plan.preset() == Mesh.AMBIENT && !plan.disabled() && !skippedOutside() && !plan.allowPostStart()) {
             PostStartGuard.check(new ParentChain(PodMesh.proc()));
         }
         Callable<Integer> waitStep = () -> {
@@ -67,7 +73,6 @@ final class WaitRun {
             return code;
         }
 
-        ProcessReplacer replacer = context.process().replacer();
         Handover after = Handover.decide(plan.supervised(), plan.supervisedBy(), plan.quits(), replacer);
         switch (after.level()) {
             case WARN -> log.warn(after.why());
@@ -110,9 +115,9 @@ final class WaitRun {
             return new Ended("skipped: not in Kubernetes (KUBERNETES_SERVICE_HOST is unset)", null, null, 0);
         }
         PodMesh found;
-        if (plan.mesh() == MeshOption.Choice.AUTO) {
+        if (plan.auto()) {
             try {
-                found = PodMesh.of(new Detector(context.clock(), PodMesh.proc()).within(plan.detectGrace(), plan.every()));
+                found = PodMesh.of(new Detector(clock, PodMesh.proc()).within(plan.detectGrace(), plan.every()));
             } catch (IOException e) {
                 log.error(PodMesh.unreadable(e));
                 return new Ended("NOT READY: the socket table cannot be read", null, null, 1);
@@ -121,7 +126,7 @@ final class WaitRun {
             if (found.mesh() == Mesh.AMBIENT && !plan.allowPostStart()) {
                 try {
                     PostStartGuard.check(new ParentChain(PodMesh.proc()));
-                } catch (UsageError refused) {
+                } catch (PostStartGuard.Refused refused) {
                     log.error(found.detectedLine(null) + "; " + refused.getMessage());
                     return new Ended("refused: an ambient wait outside the entrypoint deadlocks the pod", null, null, 2);
                 }
@@ -132,7 +137,7 @@ final class WaitRun {
             }
             log.info(found.detectedLine(Seconds.of(plan.detectGrace())) + (found.mesh() == null ? ": waiting for the dependencies only" : ""));
         } else {
-            found = new PodMesh(plan.mesh().preset(), null);
+            found = new PodMesh(plan.preset(), null);
             pod.set(found);
         }
         return waitForTargets(found);
@@ -149,10 +154,10 @@ final class WaitRun {
         Target.Http admin = plan.adminUrl(found.mesh());
         Duration requestTimeout = plan.requestTimeout();
         Awaited awaited = awaited(targets, found.mesh());
-        waiter = new Waiter(context.clock(), new NetworkProber(context.clock(), plan.expected(found.mesh())));
+        waiter = new Waiter(clock, new NetworkProber(clock, plan.expected(found.mesh())));
         log.info(awaited.waiting(Seconds.of(plan.total())) + proves(found.mesh(), targets));
-        long deadline = context.clock().nanoTime() + plan.total().toNanos();
-        EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
+        long deadline = clock.nanoTime() + plan.total().toNanos();
+        EnvoyAdmin envoy = new EnvoyAdmin(clock);
         Waiter.Outcome outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,
                 failed -> log.debug("Not ready yet: " + describe(failed, found)
                         + explanation(envoy, admin, requestTimeout, deadline)));
@@ -167,7 +172,7 @@ final class WaitRun {
             EnvoyAdmin.Diagnosis diagnosis = envoy.diagnose(admin, requestTimeout.dividedBy(2));
             why = diagnosis.reachable() ? "Envoy: " + diagnosis.explanation() : null;
         }
-        if (plan.whenLate() == WaitCommand.OnTimeout.CONTINUE) {
+        if (plan.continueOnTimeout()) {
             log.warn(message + " (continuing: --on-timeout continue)");
             return new Ended("NOT READY before the timeout, continuing (--on-timeout continue)", outcome, why, 0);
         }
@@ -187,7 +192,7 @@ final class WaitRun {
 
     /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */
     private String explanation(EnvoyAdmin envoy, Target.Http admin, Duration requestTimeout, long deadline) {
-        long left = deadline - context.clock().nanoTime();
+        long left = deadline - clock.nanoTime();
         if (admin == null || !log.isDebug() || left <= 0) {
             return "";
         }
@@ -197,14 +202,14 @@ final class WaitRun {
 
     private void quit() {
         PodMesh found = pod.get();
-        Mesh mesh = found == null ? plan.mesh().preset() : found.mesh();
+        Mesh mesh = found == null ? plan.preset() : found.mesh();
         List<Target.Http> urls = plan.quitUrls(mesh);
         if (plan.quitSidecar() && (mesh == null || mesh.quitUrl() == null)) {
             log.info("--quit-sidecar: nothing to quit, " + (mesh == null ? "this pod has no mesh" : mesh.title()
                     + " has no proxy in the pod"));
         }
         if (!urls.isEmpty()) {
-            new SidecarQuit(context.clock(), log::info, log::warn).post(urls, plan.quitEach());
+            new SidecarQuit(clock, log::info, log::warn).post(urls, plan.quitEach());
         }
     }
 

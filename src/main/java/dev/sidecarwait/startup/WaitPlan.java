@@ -1,4 +1,4 @@
-package dev.sidecarwait.cli;
+package dev.sidecarwait.startup;
 
 import dev.sidecarwait.mesh.MeshDefaults;
 import dev.sidecarwait.mesh.AdminApi;
@@ -10,21 +10,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Everything one wait does, settled once from the flags, then the environment, then the defaults. What the
- * mesh decides (readiness target, status, admin API, quit URL) is applied to the mesh named, or for --mesh auto
- * to the one found, by the methods below: a setting given always wins over the mesh's.
+ * Everything one wait does, settled once from the flags, then the environment, then the defaults (cli/WaitCommand
+ * settles it). What the mesh decides (readiness target, status, admin API, quit URL) is applied to the mesh named,
+ * or for --mesh auto to the one found, by the methods below: a setting given always wins over the mesh's.
+ *
+ * @param preset the mesh named; null with {@code auto}
+ * @param continueOnTimeout --on-timeout continue: a timeout is a warning and exit 0
  */
-record WaitPlan(MeshOption.Choice mesh, Duration detectGrace, List<Target> given, ExpectedStatus givenStatus,
+public record WaitPlan(Mesh preset, boolean auto, Duration detectGrace, List<Target> given, ExpectedStatus givenStatus,
                 AdminApi admin, Duration requestTimeout, Duration total, Duration every,
-                WaitCommand.OnTimeout whenLate, boolean skipOutside, boolean disabled, boolean allowPostStart,
+                boolean continueOnTimeout, boolean skipOutside, boolean disabled, boolean allowPostStart,
                 Boolean supervised, String supervisedBy, List<Target.Http> quitGiven, boolean quitSidecar,
                 Duration quitEach, List<String> command) {
 
-    List<Target> targets(Mesh found) {
+    public List<Target> targets(Mesh found) {
         return MeshDefaults.targets(given, found);
     }
 
-    ExpectedStatus expected(Mesh found) {
+    public ExpectedStatus expected(Mesh found) {
         return MeshDefaults.expectedStatus(givenStatus, found);
     }
 
@@ -32,18 +35,18 @@ record WaitPlan(MeshOption.Choice mesh, Duration detectGrace, List<Target> given
      * Envoy's admin API, asked why the proxy is not ready: only when the proxy's own endpoint is awaited or the URL
      * was given. A wait for dependencies alone has no proxy to explain, and nothing to ask after its timeout.
      */
-    Target.Http adminUrl(Mesh found) {
+    public Target.Http adminUrl(Mesh found) {
         boolean proxyAwaited = found != null && targets(found).stream().anyMatch(found::ownEndpoint);
         return proxyAwaited || admin.given() ? admin.forMesh(found) : null;
     }
 
     /** Whether anything is to be POSTed after the command: that rules out the hand-over. */
-    boolean quits() {
+    public boolean quits() {
         return !quitGiven.isEmpty() || quitSidecar;
     }
 
     /** The quit URLs given, and with --quit-sidecar the mesh's, where it has a proxy in the pod to quit. */
-    List<Target.Http> quitUrls(Mesh found) {
+    public List<Target.Http> quitUrls(Mesh found) {
         List<Target.Http> urls = new ArrayList<>(quitGiven);
         if (quitSidecar && found != null && found.quitUrl() != null) {
             urls.add((Target.Http) Target.parse(found.quitUrl()));

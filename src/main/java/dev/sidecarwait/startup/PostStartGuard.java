@@ -1,4 +1,4 @@
-package dev.sidecarwait.cli;
+package dev.sidecarwait.startup;
 
 import dev.sidecarwait.process.ParentChain;
 import java.io.IOException;
@@ -8,10 +8,17 @@ import java.io.IOException;
  * ztunnel this workload, and the pod is stuck until the hook times out (istio/istio#60969). A hook is an exec
  * into the container, so its process does not descend from the container's PID 1 (see {@link ParentChain}).
  */
-final class PostStartGuard {
+public final class PostStartGuard {
 
-    static final String FLAG = "--allow-post-start";
-    static final String VARIABLE = "SIDECAR_WAIT_ALLOW_POST_START";
+    /** The refusal: a usage error, said by the command line as one (exit 2). */
+    public static final class Refused extends RuntimeException {
+        Refused(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    public static final String FLAG = "--allow-post-start";
+    public static final String VARIABLE = "SIDECAR_WAIT_ALLOW_POST_START";
 
     private PostStartGuard() {
     }
@@ -25,7 +32,7 @@ final class PostStartGuard {
             return;
         }
         if (top != 1) {
-            throw new UsageError("refusing to wait for ztunnel outside the container's entrypoint (this process "
+            throw new Refused("refusing to wait for ztunnel outside the container's entrypoint (this process "
                     + "descends from PID " + top + ", not PID 1: a postStart hook or an exec): a hook holds back the "
                     + "pod's IP, so istiod never sends ztunnel this workload and the pod deadlocks (istio/istio#60969); "
                     + "wrap the entrypoint (sidecar-wait wait --mesh ambient -- app args) or wait in an init container, "
