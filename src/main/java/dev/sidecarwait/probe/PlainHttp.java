@@ -40,10 +40,6 @@ public final class PlainHttp {
     static final int MAX_REDIRECTS = 10;
     /** Enough for a probe's messages. */
     static final int PEEK_BYTES = 512;
-    /** How long a probe waits for the first bytes of a body after its status has decided. */
-    static final long PEEK_MILLIS = 50;
-    private static final int MAX_HEADER_LINE = 16 * 1024;
-    private static final int MAX_HEADERS = 64 * 1024;
 
     private final Clock clock;
     private final Connector connector;
@@ -70,13 +66,13 @@ public final class PlainHttp {
     Response probe(Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout) throws ProbeFailure {
         Target.Http current = target;
         for (int hops = 0; ; hops++) {
-            Exchange answer = exchange("GET", current, addresses, deadline, timeout, false, PEEK_BYTES);
-            if (!isFollowedRedirect(answer.status) || answer.location == null) {
-                return new Response(answer.status, answer.body, null);
+            HttpResponse answer = exchange("GET", current, addresses, deadline, timeout, false, PEEK_BYTES);
+            if (!isFollowedRedirect(answer.status()) || answer.location() == null) {
+                return new Response(answer.status(), answer.body(), null);
             }
-            Target.Http next = target.socket() == null ? redirectTarget(current, answer.location) : null; // not off the socket
+            Target.Http next = target.socket() == null ? redirectTarget(current, answer.location()) : null; // not off the socket
             if (next == null || !next.host().equalsIgnoreCase(target.host())) {
-                return new Response(answer.status, answer.body, Target.redacted(answer.location));
+                return new Response(answer.status(), answer.body(), Target.redacted(answer.location()));
             }
             if (hops + 1 >= MAX_REDIRECTS) {
                 throw new ProbeFailure("stopped after " + MAX_REDIRECTS + " redirects");
@@ -88,19 +84,15 @@ public final class PlainHttp {
     /** One request whose status matters and whose body is only glanced at (the sidecar's quit POST). */
     public Response send(String method, Target.Http target, Timeout timeout) throws ProbeFailure {
         long deadline = deadline(timeout);
-        Exchange answer = exchange(method, target, addresses(target, deadline), deadline, timeout, false, PEEK_BYTES);
-        return new Response(answer.status, answer.body, null);
+        HttpResponse answer = exchange(method, target, addresses(target, deadline), deadline, timeout, false, PEEK_BYTES);
+        return new Response(answer.status(), answer.body(), null);
     }
 
     /** GET with the body read to its end (at most {@code maxBytes}), for callers that parse it. */
     public Response fetch(Target.Http target, Timeout timeout, int maxBytes) throws ProbeFailure {
         long deadline = deadline(timeout);
-        Exchange answer = exchange("GET", target, addresses(target, deadline), deadline, timeout, true, maxBytes);
-        return new Response(answer.status, answer.body, null);
-    }
-
-    /** One response as read: the status, the Location header (null when none), the kept start of the body. */
-    record Exchange(int status, String location, String body) {
+        HttpResponse answer = exchange("GET", target, addresses(target, deadline), deadline, timeout, true, maxBytes);
+        return new Response(answer.status(), answer.body(), null);
     }
 
     /** The host's addresses; none to look up when the request goes over a Unix socket. */
@@ -112,13 +104,13 @@ public final class PlainHttp {
         return clock.nanoTime() + timeout.millis() * 1_000_000;
     }
 
-    private Exchange exchange(String method, Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout,
+    private HttpResponse exchange(String method, Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout,
                               boolean wholeBody, int keepBytes) throws ProbeFailure {
         if (target.socket() != null) {
             try (SocketChannel channel = UnixSockets.connect(target.socket(), deadline, clock, timeout)) {
                 Wire wire = Wire.over(channel, deadline, clock, timeout, Wire.Peer.HTTP);
                 wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
-                return read(wire, method, wholeBody, keepBytes);
+                return HttpResponse.read(wire, method, wholeBody, keepBytes);
             } catch (IOException closing) {
                 throw new ProbeFailure(ProbeFailure.describe(closing));
             }
@@ -127,87 +119,9 @@ public final class PlainHttp {
         try (socket) {
             Wire wire = new Wire(socket, deadline, clock, timeout, Wire.Peer.HTTP);
             wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
-            return read(wire, method, wholeBody, keepBytes);
+            return HttpResponse.read(wire, method, wholeBody, keepBytes);
         } catch (IOException closing) {
             throw new ProbeFailure(ProbeFailure.describe(closing));
-        }
-    }
-
-    /** A response to {@code method}: status line, headers, and the body read whole or only glanced at. */
-    static Exchange read(Wire wire, String method, boolean wholeBody, int keepBytes) throws ProbeFailure {
-        int status = statusOf(wire.line(MAX_HEADER_LINE, "HTTP response header too long"));
-        long contentLength = -1;
-        boolean chunked = false;
-        String location = null;
-        int headerBytes = 0;
-        for (String header = headerLine(wire); !header.isEmpty(); header = headerLine(wire)) {
-            headerBytes += header.length() + 2;
-            if (headerBytes > MAX_HEADERS) {
-                throw new ProbeFailure("HTTP response headers longer than " + MAX_HEADERS + " bytes");
-            }
-            int colon = header.indexOf(':');
-            if (colon <= 0) {
-                throw new ProbeFailure("malformed HTTP response header");
-            }
-            String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-            String value = header.substring(colon + 1).trim();
-            switch (name) {
-                case "content-length" -> contentLength = parseLength(value);
-                case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-                case "location" -> location = value;
-                default -> { }
-            }
-        }
-        boolean noBody = method.equals("HEAD") || status / 100 == 1 || status == 204 || status == 304;
-        ByteArrayOutputStream kept = new ByteArrayOutputStream();
-        if (!noBody) {
-            if (wholeBody) {
-                readBody(wire, chunked, contentLength, kept, keepBytes);
-            } else {
-                peekBody(wire, chunked, contentLength, kept, keepBytes);
-            }
-        }
-        return new Exchange(status, location, kept.toString(StandardCharsets.UTF_8));
-    }
-
-    private static String headerLine(Wire wire) throws ProbeFailure {
-        return wire.line(MAX_HEADER_LINE, "HTTP response header too long");
-    }
-
-    /** The status has decided: take what the body offers for a moment, for messages, and never fail on it. */
-    private static void peekBody(Wire wire, boolean chunked, long contentLength, ByteArrayOutputStream kept, int keepBytes) {
-        wire.allowAtMost(PEEK_MILLIS);
-        try {
-            readBody(wire, chunked, contentLength, kept, keepBytes);
-        } catch (ProbeFailure enoughSeen) {
-            // a slow, endless or broken body says nothing about readiness
-        }
-    }
-
-    private static void readBody(Wire wire, boolean chunked, long contentLength, ByteArrayOutputStream kept, int keepBytes)
-            throws ProbeFailure {
-        if (chunked) {
-            for (long size = chunkSize(wire.line(MAX_HEADER_LINE, "malformed chunked body")); size > 0 && kept.size() < keepBytes;
-                 size = chunkSize(wire.line(MAX_HEADER_LINE, "malformed chunked body"))) {
-                copy(wire, size, kept, keepBytes, false);
-                if (kept.size() < keepBytes) {
-                    wire.line(2, "malformed chunked body");
-                }
-            }
-        } else {
-            copy(wire, contentLength >= 0 ? contentLength : Long.MAX_VALUE, kept, keepBytes, contentLength < 0);
-        }
-    }
-
-    /** Copies up to {@code count} bytes, keeping at most {@code keepBytes} in all and reading no further. */
-    private static void copy(Wire wire, long count, ByteArrayOutputStream kept, int keepBytes, boolean untilClose)
-            throws ProbeFailure {
-        for (long i = 0; i < count && kept.size() < keepBytes; i++) {
-            int b = untilClose ? wire.read() : wire.next();
-            if (b < 0) {
-                return; // a body delimited by the end of the connection
-            }
-            kept.write(b);
         }
     }
 
@@ -234,37 +148,5 @@ public final class PlainHttp {
                 + "Accept: */*\r\n"
                 + (method.equals("POST") ? "Content-Length: 0\r\n" : "")
                 + "Connection: close\r\n\r\n";
-    }
-
-    private static int statusOf(String line) throws ProbeFailure {
-        // "HTTP/1.1 200 OK"
-        if (line.length() >= 12 && line.startsWith("HTTP/") && line.charAt(8) == ' '
-                && Character.isDigit(line.charAt(9)) && Character.isDigit(line.charAt(10)) && Character.isDigit(line.charAt(11))
-                && (line.length() == 12 || line.charAt(12) == ' ')) {
-            return Integer.parseInt(line.substring(9, 12));
-        }
-        throw new ProbeFailure("not an HTTP response: '" + ProbeFailure.abbreviate(line) + "'");
-    }
-
-    private static long parseLength(String value) throws ProbeFailure {
-        try {
-            long length = Long.parseLong(value);
-            if (length >= 0) {
-                return length;
-            }
-        } catch (NumberFormatException ignored) {
-            // falls through to the failure below
-        }
-        throw new ProbeFailure("malformed Content-Length '" + ProbeFailure.abbreviate(value) + "'");
-    }
-
-    private static long chunkSize(String line) throws ProbeFailure {
-        int semicolon = line.indexOf(';');
-        String hex = (semicolon < 0 ? line : line.substring(0, semicolon)).trim();
-        try {
-            return Long.parseLong(hex, 16);
-        } catch (NumberFormatException e) {
-            throw new ProbeFailure("malformed chunked body");
-        }
     }
 }

@@ -56,13 +56,13 @@ class ProbeReadersFuzzTest {
     void httpAnswer(byte[] peer) {
         Target.Http from = (Target.Http) Target.parse("http://localhost:15020/healthz/ready");
         within(() -> {
-            PlainHttp.Exchange glanced = PlainHttp.read(wire(peer), "GET", false, PlainHttp.PEEK_BYTES);
+            HttpResponse glanced = HttpResponse.read(wire(peer), "GET", false, PlainHttp.PEEK_BYTES);
             if (glanced.location() != null) {
                 PlainHttp.redirectTarget(from, glanced.location());
             }
         });
-        within(() -> PlainHttp.read(wire(peer), "GET", true, 256 * 1024));
-        within(() -> PlainHttp.read(wire(peer), "POST", false, PlainHttp.PEEK_BYTES));
+        within(() -> HttpResponse.read(wire(peer), "GET", true, 256 * 1024));
+        within(() -> HttpResponse.read(wire(peer), "POST", false, PlainHttp.PEEK_BYTES));
     }
 
     /** What a user or an environment variable gives as a target, and a Location header resolved against one. */
