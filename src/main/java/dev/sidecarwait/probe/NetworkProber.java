@@ -52,7 +52,7 @@ public final class NetworkProber implements Prober {
         if (target instanceof Target.Listening listening) {
             return listening(listening, start);
         }
-        if (target instanceof Target.File || target instanceof Target.Unix || onSocket(target)) {
+        if (target instanceof Target.InPod || onSocket(target)) {
             return local(target, start, deadline, timeout);
         }
         List<InetAddress> addresses = List.of();

@@ -11,8 +11,8 @@ import java.util.Locale;
  * one. No TLS: the proxies' readiness ports are plain HTTP on localhost, a sidecar speaks TLS to the server on the
  * app's behalf, and TLS would double the size of the native binary.
  */
-public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, Target.Listening, Target.Dns, Target.File,
-        Target.Unix {
+public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, Target.Listening, Target.Dns,
+        Target.InPod {
 
     String host();
 
@@ -64,18 +64,23 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
         }
     }
 
-    /** A file another container writes (a rendered secret, a marker on a shared volume): ready once it is there. */
-    record File(Path path, String text) implements Target {
+    /** A path in the pod itself: no host, no port. */
+    sealed interface InPod extends Target permits File, Unix {
+        Path path();
+
         @Override
-        public String host() {
+        default String host() {
             return "";
         }
 
         @Override
-        public int port() {
+        default int port() {
             return 0;
         }
+    }
 
+    /** A file another container writes (a rendered secret, a marker on a shared volume): ready once it is there. */
+    record File(Path path, String text) implements InPod {
         @Override
         public String kind() {
             return "file";
@@ -83,17 +88,7 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
     }
 
     /** A Unix socket: ready once a connection to it is accepted. */
-    record Unix(Path path, String text) implements Target {
-        @Override
-        public String host() {
-            return "";
-        }
-
-        @Override
-        public int port() {
-            return 0;
-        }
-
+    record Unix(Path path, String text) implements InPod {
         @Override
         public String kind() {
             return "unix";

@@ -71,8 +71,8 @@ class ProbeReadersFuzzTest {
         String text = new String(input, StandardCharsets.UTF_8);
         try {
             Target target = Target.parse(text);
-            if (target instanceof Target.File || target instanceof Target.Unix) {
-                java.nio.file.Path path = target instanceof Target.File file ? file.path() : ((Target.Unix) target).path();
+            if (target instanceof Target.InPod inPod) {
+                java.nio.file.Path path = inPod.path();
                 if (!path.isAbsolute() || path.getNameCount() == 0) {
                     throw new AssertionError("accepted a path in the pod that is not absolute: " + target);
                 }
