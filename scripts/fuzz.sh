@@ -4,7 +4,7 @@
 # to the target's seeds (src/test/resources/.../<Class>Inputs/<method>/), where `mvn verify` replays it for
 # good once it is committed with its fix.
 #
-#   bash scripts/fuzz.sh                                          # every target, 15 s each (what .ci/run does)
+#   bash scripts/fuzz.sh                                          # every target, 15 s each (.ci/run gives 10 s)
 #   bash scripts/fuzz.sh 10m GrpcReadersFuzzTest#grpcAnswer       # one target, longer
 set -euo pipefail
 cd "$(dirname "$0")/.."
