@@ -34,6 +34,10 @@ final class LocalTargets {
                     + example(scheme));
         }
         Path path = Path.of(uri.getPath()).normalize();
+        if (path.getNameCount() == 0) { // file:/. and the like: the root itself
+            throw new IllegalArgumentException("a " + scheme + ":// target is an absolute path after three slashes: "
+                    + example(scheme));
+        }
         return scheme.equals("file") ? new Target.File(path, text) : new Target.Unix(path, text);
     }
 
@@ -49,7 +53,7 @@ final class LocalTargets {
     private static Target.Http httpOnSocket(URI uri, String text) {
         String authority = uri.getRawAuthority();
         String socket = authority == null ? null : decoded(authority);
-        if (socket == null || !socket.startsWith("/") || socket.equals("/")) {
+        if (socket == null || !socket.startsWith("/") || Path.of(socket).normalize().getNameCount() == 0) {
             throw new IllegalArgumentException("an http+unix:// target names the socket's absolute path, "
                     + "percent-encoded, as its host: " + example("http+unix"));
         }
