@@ -1,10 +1,10 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.mesh.PodMesh;
-import dev.sidecarwait.mesh.MeshDefaults;
 import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.EnvoyAdmin;
+import dev.sidecarwait.mesh.MeshDefaults;
+import dev.sidecarwait.mesh.PodMesh;
 import dev.sidecarwait.output.CheckReport;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.NetworkProber;

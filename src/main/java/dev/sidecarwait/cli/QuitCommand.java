@@ -1,7 +1,7 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.mesh.PodMesh;
 import dev.sidecarwait.mesh.Detector;
+import dev.sidecarwait.mesh.PodMesh;
 import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.Target;

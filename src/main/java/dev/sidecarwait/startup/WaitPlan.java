@@ -1,8 +1,8 @@
 package dev.sidecarwait.startup;
 
-import dev.sidecarwait.mesh.MeshDefaults;
 import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.mesh.MeshDefaults;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
 import java.time.Duration;
