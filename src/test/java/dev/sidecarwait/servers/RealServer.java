@@ -145,8 +145,9 @@ public final class RealServer implements AutoCloseable {
      * connection, so a server limited to one has it free).
      */
     public static RealServer nats(String... extra) throws IOException {
-        int port = freePort();
-        int monitor = freePort();
+        int[] ports = freePorts(2);
+        int port = ports[0];
+        int monitor = ports[1];
         Path dir = Files.createTempDirectory("nats");
         List<String> command = new ArrayList<>(List.of(executable("nats-server"), "-a", "127.0.0.1", "-p",
                 String.valueOf(port), "-m", String.valueOf(monitor)));
@@ -171,14 +172,15 @@ public final class RealServer implements AutoCloseable {
      * the foreground by Debian's rabbitmq-server script, which passes SIGTERM on to the broker.
      */
     public static RealServer rabbitmq() throws IOException {
-        int port = freePort();
+        int[] ports = freePorts(3);
+        int port = ports[0];
         Path dir = Files.createTempDirectory("rabbitmq");
         Map<String, String> env = new LinkedHashMap<>();
         env.put("HOME", dir.toString());
         env.put("RABBITMQ_NODENAME", "sidecar-wait-" + port + "@localhost");
         env.put("RABBITMQ_NODE_IP_ADDRESS", "127.0.0.1");
         env.put("RABBITMQ_NODE_PORT", String.valueOf(port));
-        env.put("RABBITMQ_DIST_PORT", String.valueOf(freePort()));
+        env.put("RABBITMQ_DIST_PORT", String.valueOf(ports[1]));
         env.put("RABBITMQ_MNESIA_BASE", dir.resolve("mnesia").toString());
         env.put("RABBITMQ_LOG_BASE", dir.resolve("log").toString());
         env.put("RABBITMQ_LOGS", "-");
@@ -187,7 +189,7 @@ public final class RealServer implements AutoCloseable {
         env.put("RABBITMQ_ADVANCED_CONFIG_FILE", dir.resolve("advanced.config").toString());
         // Erlang's port mapper (epmd), which the node starts as a daemon that outlives it: on loopback, on a port of
         // this node's own, and stopped with it (by default it stays listening on 0.0.0.0:4369 after the tests).
-        String epmdPort = String.valueOf(freePort());
+        String epmdPort = String.valueOf(ports[2]);
         env.put("ERL_EPMD_ADDRESS", "127.0.0.1");
         env.put("ERL_EPMD_PORT", epmdPort);
         Path script = Path.of("/usr/lib/rabbitmq/bin/rabbitmq-server");
@@ -217,8 +219,9 @@ public final class RealServer implements AutoCloseable {
      * path: its storage formatted first, as kafka-storage.sh format does.
      */
     public static RealServer kafka() throws IOException, InterruptedException {
-        int port = freePort();
-        int controller = freePort();
+        int[] ports = freePorts(2);
+        int port = ports[0];
+        int controller = ports[1];
         Path dir = Files.createTempDirectory("kafka");
         Path properties = dir.resolve("server.properties");
         Files.writeString(properties, String.join("\n", "process.roles=broker,controller", "node.id=1",
@@ -337,8 +340,27 @@ public final class RealServer implements AutoCloseable {
     }
 
     public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
+        return freePorts(1)[0];
+    }
+
+    /**
+     * Distinct free loopback ports for one server: each socket stays bound until all are drawn. Drawn one after
+     * another, the kernel hands out a port just closed again about once in 5,000 pairs (measured), and a NATS
+     * server given the same port for clients and monitoring failed CI with "address already in use".
+     */
+    public static int[] freePorts(int count) throws IOException {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                held.add(new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1")));
+                ports[i] = held.get(i).getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
         }
     }
 
