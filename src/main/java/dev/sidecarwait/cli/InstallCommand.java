@@ -1,11 +1,14 @@
 package dev.sidecarwait.cli;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -42,9 +45,11 @@ final class InstallCommand implements Subcommand {
         Path partial = directory.resolve(".sidecar-wait.partial");
         try {
             // Copied under another name, then renamed: a container starting at the same moment never runs half a file.
-            Files.copy(self, partial, StandardCopyOption.REPLACE_EXISTING);
+            copy(self, partial);
             Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rwxr-xr-x"));
-            Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            // the provider's own rename: Files.move would keep the copy between providers reachable (see copy)
+            partial.getFileSystem().provider().move(partial, target, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
         } catch (NoSuchFileException | AccessDeniedException e) {
             context.err().println("sidecar-wait install: cannot write " + target + ": " + describe(e));
             return 1;
@@ -54,6 +59,23 @@ final class InstallCommand implements Subcommand {
         }
         context.err().println("sidecar-wait install: installed " + target);
         return 0;
+    }
+
+    /**
+     * A plain read-and-write loop, not Files.copy: that one (and Files.move) keeps the JDK's copy between the file
+     * systems of two providers and its channel transfers reachable, some 100 methods in the native binary for a copy
+     * of one file. Whatever is at {@code to} (a file left by an earlier try, a link another container put there) is
+     * removed, never written through: the file is created new.
+     */
+    private static void copy(Path from, Path to) throws IOException {
+        Files.deleteIfExists(to);
+        try (InputStream in = Files.newInputStream(from);
+             OutputStream out = Files.newOutputStream(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            byte[] buffer = new byte[64 * 1024];
+            for (int read = in.read(buffer); read > 0; read = in.read(buffer)) {
+                out.write(buffer, 0, read);
+            }
+        }
     }
 
     private static String describe(IOException e) {

@@ -55,6 +55,23 @@ class InstallCommandTest {
     }
 
     @Test
+    void aLargeBinaryIsCopiedWholeAndALinkAtThePartialNameIsNotWrittenThrough() throws Exception {
+        byte[] bytes = new byte[300_007]; // several reads of the copy's buffer, the last one short
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 31);
+        }
+        Path binary = Files.write(dir.resolve("binary"), bytes);
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Path elsewhere = Files.writeString(dir.resolve("elsewhere"), "not ours to write");
+        Files.createSymbolicLink(shared.resolve(".sidecar-wait.partial"), elsewhere);
+        Run run = install(binary, shared.toString());
+        assertEquals(0, run.exit(), run.err());
+        assertArrayEquals(bytes, Files.readAllBytes(shared.resolve("sidecar-wait")));
+        assertEquals("not ours to write", Files.readString(elsewhere));
+        assertFalse(Files.isSymbolicLink(shared.resolve("sidecar-wait")));
+    }
+
+    @Test
     void aMissingDirectoryIsReported() throws Exception {
         Path binary = Files.write(dir.resolve("binary"), new byte[] {1});
         Run run = install(binary, dir.resolve("not-mounted").toString());
