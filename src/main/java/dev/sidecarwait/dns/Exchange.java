@@ -3,6 +3,7 @@ package dev.sidecarwait.dns;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.wire.Polling;
 import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.TcpSocket;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -87,7 +88,7 @@ final class Exchange {
     private Answer overTcp(InetSocketAddress server, String name, int type, long deadline) {
         int id = ThreadLocalRandom.current().nextInt(1 << 16);
         long start = clock.nanoTime();
-        try (Socket socket = new Socket()) {
+        try (Socket socket = TcpSocket.open()) {
             socket.connect(server, millisLeft(deadline));
             byte[] query = DnsMessage.query(id, name, type);
             OutputStream out = socket.getOutputStream();

@@ -3,6 +3,7 @@ package dev.sidecarwait.probe;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.TcpSocket;
 import dev.sidecarwait.wire.Timeout;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -42,8 +43,9 @@ public final class Connector {
             if (leftMillis <= 0) {
                 throw timeout.failure();
             }
-            Socket socket = new Socket();
+            Socket socket = null; // opening takes a descriptor, and can fail for want of one
             try {
+                socket = TcpSocket.open();
                 socket.setTcpNoDelay(true);
                 socket.connect(new InetSocketAddress(address, port), (int) Math.min(leftMillis, Integer.MAX_VALUE));
                 return socket;
@@ -64,6 +66,9 @@ public final class Connector {
     }
 
     static void close(Socket socket) {
+        if (socket == null) {
+            return;
+        }
         try {
             socket.close();
         } catch (IOException ignored) {
