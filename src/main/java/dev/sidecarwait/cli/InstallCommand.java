@@ -63,8 +63,8 @@ final class InstallCommand implements Subcommand {
 
     /**
      * A plain read-and-write loop, not Files.copy: that one (and Files.move) keeps the JDK's copy between the file
-     * systems of two providers and its channel transfers reachable, some 100 methods in the native binary for a copy
-     * of one file. Whatever is at {@code to} (a file left by an earlier try, a link another container put there) is
+     * systems of two providers and its channel transfers reachable, 143 methods of the native binary (measured on
+     * 6eac6aa) for a copy of one file. Whatever is at {@code to} (a file left by an earlier try, a link another container put there) is
      * removed, never written through: the file is created new.
      */
     private static void copy(Path from, Path to) throws IOException {

@@ -9,7 +9,8 @@ import java.nio.channels.SocketChannel;
  * SOCKS client, which asks the default proxy selector at every connect: 132 methods of the native binary (SOCKS,
  * the proxy selector, URI parsing; measured on 7e66ea1) for probes that must reach the endpoint itself, never a
  * proxy (a socksProxyHost property given to the JVM no longer reroutes them). The channel's socket connects, times
- * out and reads with SO_TIMEOUT as the plain one does, with the same exceptions.
+ * out and reads with SO_TIMEOUT as the plain one does, with the same exceptions; unlike it, an interrupt of the thread
+ * closes it (nothing here interrupts a probe's thread).
  */
 public final class TcpSocket {
 
