@@ -5,6 +5,7 @@ import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.TcpSocket;
 import dev.sidecarwait.wire.Timeout;
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -65,14 +66,15 @@ public final class Connector {
         throw first;
     }
 
-    static void close(Socket socket) {
-        if (socket == null) {
+    /** Closes a socket or channel being abandoned (or not yet opened: null). */
+    static void close(Closeable connection) {
+        if (connection == null) {
             return;
         }
         try {
-            socket.close();
+            connection.close();
         } catch (IOException ignored) {
-            // nothing left to do with a socket we are abandoning
+            // nothing left to do with a connection we are abandoning
         }
     }
 }

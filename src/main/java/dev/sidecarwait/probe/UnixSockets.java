@@ -42,25 +42,15 @@ final class UnixSockets {
             }
             return channel;
         } catch (IOException e) {
-            close(channel);
+            Connector.close(channel);
             throw new ProbeFailure(why(path, e));
         } catch (InterruptedException e) {
-            close(channel);
+            Connector.close(channel);
             Thread.currentThread().interrupt();
             throw timeout.failure();
         } catch (ProbeFailure | RuntimeException e) {
-            close(channel);
+            Connector.close(channel);
             throw e;
-        }
-    }
-
-    static void close(SocketChannel channel) {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // nothing left to do with a channel we are abandoning
-            }
         }
     }
 
