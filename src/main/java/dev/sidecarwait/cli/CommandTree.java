@@ -59,6 +59,15 @@ public final class CommandTree {
         return root;
     }
 
+    /**
+     * The whole tree as the native image holds it: its parsers keep only the converters picocli uses for us
+     * ({@link BuiltInConverters}), and its commands and mixins share one negatable-name transformer
+     * ({@link NegatableNames}).
+     */
+    static CommandLine forTheImage() {
+        return NegatableNames.shareTheRootsTransformer(BuiltInConverters.keepOnlyTheUsedOnes(build(null)));
+    }
+
     /** The root, its subcommands, theirs, and so on. */
     static List<CommandLine> everyCommand(CommandLine root) {
         List<CommandLine> all = new ArrayList<>(List.of(root));
@@ -74,12 +83,11 @@ public final class CommandTree {
 
     /**
      * Initialized while the native image is built (--initialize-at-build-time in native-image.properties): the
-     * finished tree is part of the image heap, its parsers holding only the converters picocli uses for us
-     * ({@link BuiltInConverters}). Never touched on the JVM.
+     * finished tree is part of the image heap ({@link #forTheImage}). Never touched on the JVM.
      */
     static final class Prebuilt {
 
-        static final CommandLine ROOT = BuiltInConverters.keepOnlyTheUsedOnes(build(null));
+        static final CommandLine ROOT = forTheImage();
 
         private Prebuilt() {
         }

@@ -139,6 +139,8 @@ class CommandTreeTest {
         for (String command : List.of("wait", "check", "quit", "drain", "install")) {
             assertEquals(whole.getSubcommands().get(command).getUsageMessage(Ansi.OFF),
                     CommandTree.build(command).getSubcommands().get(command).getUsageMessage(Ansi.OFF), command);
+            assertEquals(whole.getSubcommands().get(command).getUsageMessage(Ansi.OFF),
+                    CommandTree.forTheImage().getSubcommands().get(command).getUsageMessage(Ansi.OFF), command);
         }
         assertEquals(Set.of("check", "drain", "install", "quit", "wait"), whole.getSubcommands().keySet());
         assertEquals(Set.of("wait"), CommandTree.build("wait").getSubcommands().keySet());
@@ -197,7 +199,7 @@ class CommandTreeTest {
                 Map.entry("--output", "json"), Map.entry("--port", "8080"), Map.entry("--exclude-process", "envoy,pilot-agent"),
                 Map.entry("--exclude-port", "15021"), Map.entry("--min", "2s"), Map.entry("--source", "both")));
         CommandLine whole = CommandTree.build();
-        CommandLine pruned = BuiltInConverters.keepOnlyTheUsedOnes(CommandTree.build());
+        CommandLine pruned = CommandTree.forTheImage();
         List<String> missing = new ArrayList<>();
         int parsed = 0;
         for (String command : whole.getSubcommands().keySet()) {
@@ -256,7 +258,7 @@ class CommandTreeTest {
     }
 
     /** Every object reachable from {@code root}, with a path to it; JDK objects are looked into only as containers. */
-    private static Map<Object, String> reachable(Object root) throws IllegalAccessException {
+    static Map<Object, String> reachable(Object root) throws IllegalAccessException {
         Map<Object, String> seen = new IdentityHashMap<>();
         List<Object> queue = new ArrayList<>(List.of(root));
         seen.put(root, "root");
