@@ -7,7 +7,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import picocli.CommandLine.Command;
@@ -47,9 +46,14 @@ final class InstallCommand implements Subcommand {
             // Copied under another name, then renamed: a container starting at the same moment never runs half a file.
             copy(self, partial);
             Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rwxr-xr-x"));
-            // the provider's own rename: Files.move would keep the copy between providers reachable (see copy)
-            partial.getFileSystem().provider().move(partial, target, StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
+            // rename(2), through java.io.File: NIO's move keeps its fallbacks (a copy, a directory's) reachable
+            if (!partial.toFile().renameTo(target.toFile())) {
+                Files.deleteIfExists(partial);
+                context.err().println("sidecar-wait install: cannot install into " + directory + ": could not rename "
+                        + partial.getFileName() + " to " + target.getFileName()
+                        + (Files.isDirectory(target) ? " (a directory of that name is in the way)" : ""));
+                return 1;
+            }
         } catch (NoSuchFileException | AccessDeniedException e) {
             context.err().println("sidecar-wait install: cannot write " + target + ": " + describe(e));
             return 1;

@@ -35,7 +35,9 @@ final class ProxyProcess {
     }
 
     private boolean running() {
-        try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, "[0-9]*")) {
+        // the processes' directories, named by their pids (a filter, not the glob "[0-9]*", which compiles a regex)
+        DirectoryStream.Filter<Path> pids = entry -> Character.isDigit(entry.getFileName().toString().charAt(0));
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, pids)) {
             for (Path process : processes) {
                 try {
                     if (names.contains(Files.readString(process.resolve("comm"), StandardCharsets.UTF_8).strip())) {

@@ -32,7 +32,9 @@ public final class SocketOwners {
         if (inodes.isEmpty()) {
             return owners;
         }
-        try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, "[0-9]*")) {
+        // the processes' directories, named by their pids (a filter, not the glob "[0-9]*", which compiles a regex)
+        DirectoryStream.Filter<Path> pids = entry -> Character.isDigit(entry.getFileName().toString().charAt(0));
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, pids)) {
             for (Path process : processes) {
                 scan(process, inodes, owners);
                 if (owners.size() == inodes.size()) {

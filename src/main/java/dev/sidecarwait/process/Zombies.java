@@ -37,7 +37,9 @@ public final class Zombies {
 
     public List<Long> childrenOf(long parent) {
         List<Long> zombies = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc, "[0-9]*")) {
+        // the processes' directories, named by their pids (a filter, not the glob "[0-9]*", which compiles a regex)
+        DirectoryStream.Filter<Path> pids = entry -> Character.isDigit(entry.getFileName().toString().charAt(0));
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc, pids)) {
             for (Path entry : entries) {
                 String stat;
                 try {

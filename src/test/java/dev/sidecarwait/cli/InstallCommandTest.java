@@ -72,6 +72,19 @@ class InstallCommandTest {
     }
 
     @Test
+    void aDirectoryInTheWayOfTheBinaryIsReportedAndNothingIsLeftBehind() throws Exception {
+        Path binary = Files.write(dir.resolve("binary"), new byte[] {0x7f, 'E', 'L', 'F'});
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Files.createDirectory(shared.resolve("sidecar-wait"));
+        Run run = install(binary, shared.toString());
+        assertEquals(1, run.exit(), run.err());
+        assertEquals("sidecar-wait install: cannot install into " + shared + ": could not rename .sidecar-wait.partial to "
+                + "sidecar-wait (a directory of that name is in the way)\n", run.err());
+        assertTrue(Files.isDirectory(shared.resolve("sidecar-wait")));
+        assertFalse(Files.exists(shared.resolve(".sidecar-wait.partial")));
+    }
+
+    @Test
     void aMissingDirectoryIsReported() throws Exception {
         Path binary = Files.write(dir.resolve("binary"), new byte[] {1});
         Run run = install(binary, dir.resolve("not-mounted").toString());
