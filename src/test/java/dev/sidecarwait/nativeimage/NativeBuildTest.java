@@ -93,6 +93,7 @@ class NativeBuildTest {
                 "--initialize-at-build-time=dev.sidecarwait.cli,picocli", "--limit-modules=java.base,jdk.unsupported",
                 "-H:+UnlockExperimentalVMOptions", "-H:-ParseRuntimeOptions", "-H:CodeInfoIndexGranularity=4096",
                 "-H:AlignedHeapChunkSize=65536", "-H:LargeArrayThreshold=32768", "-H:CodeAlignment=1", "-H:-SpawnIsolates",
+                "-H:NativeLinkerOption=-Wl,--sort-section=alignment",
                 "-H:-EnableLoggingFeature", "-H:-UseContainerSupport", "-H:-VMContinuations", "-H:-AllowVMInternalThreads",
                 "-H:-UnlockExperimentalVMOptions"), args);
 
