@@ -75,6 +75,23 @@ class WaiterTest {
                 prober.startedAt);
     }
 
+    /**
+     * Requests that overrun the period follow each other at once, and the last one before the deadline is cut to
+     * the whole milliseconds left, so it ends less than one before it. No further probe starts then: it would be given a millisecond it does not have (past the deadline), and
+     * a probe cut that short fails before it can ask (PodDnsTest's "no time left" instead of the real failure).
+     */
+    @Test
+    void noProbeStartsWithLessThanAMillisecondLeft() throws InterruptedException {
+        ScriptedProber prober = new ScriptedProber(Duration.ofHours(1), Duration.ofHours(1));
+        Waiter waiter = new Waiter(clock, prober);
+        Waiter.Outcome outcome = waiter.await(List.of(proxy), Duration.ofMillis(2500).plusNanos(500_000),
+                Duration.ofMillis(500), Duration.ofMillis(1000), failed -> { });
+        assertEquals(List.of(Duration.ZERO, Duration.ofMillis(1000), Duration.ofMillis(2000)), prober.startedAt);
+        assertEquals(List.of(Duration.ofMillis(1000), Duration.ofMillis(1000), Duration.ofMillis(500)), prober.allowed);
+        assertEquals(Duration.ofMillis(2500).plusNanos(500_000), outcome.elapsed(), "it still holds until the deadline");
+        assertEquals(3, outcome.attempts().get(proxy));
+    }
+
     @Test
     void aHungRequestNeverStretchesTheTimeout() throws InterruptedException {
         ScriptedProber prober = new ScriptedProber(Duration.ofHours(1), Duration.ofHours(1));
