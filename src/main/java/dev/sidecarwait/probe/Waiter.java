@@ -20,9 +20,6 @@ import java.util.function.Consumer;
  */
 public final class Waiter {
 
-    /** The least time a request is given (Timeout): no probe starts with less left before the deadline. */
-    static final long MIN_REQUEST_NANOS = 1_000_000;
-
     /** Each further target's thread: a probe needs little stack (the JVM's default is 1 MiB, reserved, not used). */
     static final long PROBE_THREAD_STACK = 256 * 1024;
 
@@ -98,9 +95,9 @@ public final class Waiter {
         long attemptStart = clock.nanoTime();
         while (true) {
             long left = deadline - clock.nanoTime();
-            if (left < MIN_REQUEST_NANOS) {
-                // A request is given at least a millisecond (Timeout): with less left, one would run past the deadline
-                // and, cut short before it asked anything, replace the last real failure with "no time left".
+            if (left < Timeout.LEAST.toNanos()) {
+                // A request is given at least that long: with less left, one would run past the deadline and, cut
+                // short before it asked anything, replace the last real failure with "no time left".
                 clock.sleep(Duration.ofNanos(Math.max(0, left)));
                 return;
             }

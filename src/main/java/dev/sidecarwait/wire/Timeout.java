@@ -8,8 +8,11 @@ import java.time.Duration;
  */
 public record Timeout(long millis, boolean overall) {
 
+    /** The least a request is given: a millisecond, even when less is left. */
+    public static final Duration LEAST = Duration.ofMillis(1);
+
     public Timeout {
-        millis = Math.max(1, millis);
+        millis = Math.max(LEAST.toMillis(), millis);
     }
 
     public static Timeout of(Duration requestTimeout) {
