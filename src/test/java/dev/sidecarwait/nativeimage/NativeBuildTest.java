@@ -180,6 +180,40 @@ class NativeBuildTest {
         assertEquals(6, commands.size());
     }
 
+    /**
+     * nativeimage/DeletedPicocliAnnotations.java deletes picocli's annotations from the image: the ones the command
+     * tree carries, on its commands' and mixins' classes, fields and methods, no more and no fewer. One missed would
+     * bring its proxy back; one not on the tree would be deleted for nothing.
+     */
+    @Test
+    void theDeletedPicocliAnnotationsAreTheOnesTheCommandTreeCarries() throws Exception {
+        Set<Class<?>> carried = new java.util.TreeSet<>(java.util.Comparator.comparing(Class::getName));
+        List<CommandLine.Model.CommandSpec> specs = new ArrayList<>(List.of(CommandTree.build().getCommandSpec()));
+        for (int i = 0; i < specs.size(); i++) {
+            specs.addAll(specs.get(i).subcommands().values().stream().map(CommandLine::getCommandSpec).toList());
+            specs.addAll(specs.get(i).mixins().values());
+            for (Class<?> type = specs.get(i).userObject().getClass(); type != Object.class; type = type.getSuperclass()) {
+                List<java.lang.reflect.AnnotatedElement> elements = new ArrayList<>(List.of(type));
+                elements.addAll(List.of(type.getDeclaredFields()));
+                elements.addAll(List.of(type.getDeclaredMethods()));
+                for (java.lang.reflect.AnnotatedElement element : elements) {
+                    for (java.lang.annotation.Annotation annotation : element.getDeclaredAnnotations()) {
+                        if (annotation.annotationType().getName().startsWith("picocli.")) {
+                            carried.add(annotation.annotationType());
+                        }
+                    }
+                }
+            }
+        }
+        Set<Class<?>> deleted = new java.util.TreeSet<>(java.util.Comparator.comparing(Class::getName));
+        for (Class<?> target : Class.forName("dev.sidecarwait.nativeimage.DeletedPicocliAnnotations").getDeclaredClasses()) {
+            assertTrue(target.isAnnotationPresent(com.oracle.svm.core.annotate.Delete.class), target.getName());
+            deleted.add(target.getAnnotation(com.oracle.svm.core.annotate.TargetClass.class).value());
+        }
+        assertTrue(carried.contains(CommandLine.Option.class), carried.toString());
+        assertEquals(carried, deleted);
+    }
+
     /** The native-image arguments as shipped in the jar (native/native-image.properties, copied by Maven). */
     private static List<String> shippedArguments() throws Exception {
         Path shipped = CLASSES.resolve("META-INF/native-image/dev.sidecarwait/sidecar-wait/native-image.properties");
