@@ -61,6 +61,8 @@ fi
 
 # The builder's methods the image substitutes are still the code the substitutions were written against
 "$java25" native/builder/SubstitutedMethods.java "$builder/jars/svm-$graalvm.jar" native/builder/substituted.txt
+# The services the image leaves out of its catalogs are the builder's own (native-image.properties)
+"$java25" native/builder/BuilderServices.java "$builder/jars" native/native-image.properties
 
 # --- the C libraries: made once per GraalVM, JDK and native/ sources, then reused -----------------------------------
 key=$( (echo "$graalvm"; cat "$jdk25/release"; cat native/jdk/* native/c/*/* native/builder/CpuFeatureHeaders.java scripts/native.sh) \

@@ -86,6 +86,27 @@ class NativeBuildTest {
         return edges;
     }
 
+    /** The image builder's own services, whose providers' catalog entries the image leaves out (native-image.properties). */
+    private static final String EXCLUDED_BUILDER_SERVICES = "-H:ServiceLoaderFeatureExcludeServices=" + String.join(",",
+            "jdk.graal.compiler.nodes.graphbuilderconf.GeneratedPluginFactory",
+            "jdk.graal.compiler.options.OptionDescriptors",
+            "com.oracle.svm.core.feature.AutomaticallyRegisteredFeatureServiceRegistration",
+            "jdk.graal.compiler.core.match.MatchStatementSet",
+            "jdk.graal.compiler.debug.DebugHandlersFactory",
+            "jdk.graal.compiler.code.DisassemblerProvider",
+            "jdk.graal.compiler.core.common.CompilerProfiler",
+            "jdk.graal.compiler.debug.TTYStreamProvider",
+            "jdk.graal.compiler.truffle.PartialEvaluatorConfiguration",
+            "jdk.graal.compiler.truffle.host.TruffleHostEnvironment$Lookup",
+            "jdk.graal.compiler.truffle.phases.inlining.InliningPolicyProvider",
+            "jdk.vm.ci.services.JVMCIServiceLocator",
+            "com.oracle.svm.hosted.c.libc.HostedLibCBase",
+            "com.oracle.svm.hosted.NativeImageClassLoaderPostProcessing",
+            "jdk.graal.compiler.hotspot.CompilerConfigurationFactory",
+            "jdk.graal.compiler.hotspot.HotSpotBackendFactory",
+            "jdk.graal.compiler.truffle.hotspot.TruffleCallBoundaryInstrumentationFactory",
+            "org.graalvm.nativeimage.Platform");
+
     @Test
     void theArgumentsFileIsWiredIntoTheBuildAndTheReadmeListsEveryArgument() throws Exception {
         List<String> args = shippedArguments();
@@ -93,7 +114,7 @@ class NativeBuildTest {
                 "--initialize-at-build-time=dev.sidecarwait.cli,picocli", "--limit-modules=java.base,jdk.unsupported",
                 "-H:+UnlockExperimentalVMOptions", "-H:-ParseRuntimeOptions", "-H:CodeInfoIndexGranularity=4096",
                 "-H:AlignedHeapChunkSize=65536", "-H:LargeArrayThreshold=32768", "-H:CodeAlignment=1", "-H:-SpawnIsolates",
-                "-H:NativeLinkerOption=-Wl,--sort-section=alignment",
+                "-H:NativeLinkerOption=-Wl,--sort-section=alignment", EXCLUDED_BUILDER_SERVICES,
                 "-H:-EnableLoggingFeature", "-H:-UseContainerSupport", "-H:-VMContinuations", "-H:-AllowVMInternalThreads",
                 "-H:-UnlockExperimentalVMOptions"), args);
 
