@@ -22,9 +22,11 @@ final class OptionLikeness {
         } else {
             int count = 0; // at least one prefix character in common with 9 of 10 option names, as picocli counts
             for (String optionName : spec.optionsMap().keySet()) {
-                for (int i = 0; i < arg.length() && i < optionName.length() && arg.charAt(i) == optionName.charAt(i); i++) {
-                    count++;
+                int common = 0;
+                while (common < arg.length() && common < optionName.length() && arg.charAt(common) == optionName.charAt(common)) {
+                    common++;
                 }
+                count += common;
             }
             resembles = count > 0 && count * 10 >= spec.optionsMap().size() * 9;
         }

@@ -11,7 +11,7 @@ import picocli.CommandLine;
  * a thrown exception walks the stack, and the code metadata of each frame it reads is mapped 64 KiB at a time (the
  * kernel's fault-around): 64 KiB of a ready wait's peak RSS (docs/native.md, The diet). {@link OptionLikeness} asks in
  * the other order: the number only for a value that otherwise resembles an option. The answer is picocli 4.7.7's for
- * every argument (a number resembles no option either way), which NativeBuildTest checks against picocli's own
+ * every argument (a number resembles no option either way), which ResemblesOptionTest checks against picocli's own
  * method; picocli's debug trace lines, which nothing can turn on in the binary (no system property reaches it), are
  * left out.
  */

@@ -22,8 +22,8 @@ class ResemblesOptionTest {
     private static final List<String> ARGUMENTS = List.of("", "-", "x", "--", "-1", "-42", "+7", "0x1F", "-0x1F", "#1F",
             "010", "1.5", "-1.5", "1e3", "-1e-3", "NaN", "-Infinity", "0x1p3", "1d", "2f", "--url", "--ur", "--u", "--url=x",
             "--timeout", "--timeout=5s", "--timeoutSeconds", "-q", "-qv", "-v", "-V", "-h", "--help", "--no-supervise",
-            "--supervise", "--mesh", "--me", "--admin-url", "--a", "--xyz", "-x", "-Dfoo=bar", "-Xmx5m", "http://127.0.0.1:15021/healthz/ready",
-            "tcp://db:5432", "redis://cache", "2s", "500ms", "istio", "wait", "check", "--period", "--p", "-p", "---", "--=",
+            "--supervise", "--mesh", "--me", "--admin-url", "--a", "--xyz", "-x", "-Dfoo=bar", "-Xmx5m",
+            "http://127.0.0.1:15021/healthz/ready", "tcp://db:5432", "redis://cache", "2s", "500ms", "istio", "wait", "check", "--period", "--p", "-p", "---", "--=",
             "ax", "a1", "b", "bx", "a");
 
     @Test
