@@ -158,21 +158,24 @@ class NativeBuildTest {
         String modules = shippedArguments().stream().filter(arg -> arg.startsWith(flag)).findFirst().orElseThrow()
                 .substring(flag.length());
         Path out = Files.createTempFile("limited", ".txt");
+        // The tool's log goes elsewhere: its "Started sh -c ... echo started" line must not pass for the trap being set.
+        Path err = Files.createTempFile("limited-err", ".txt");
         try (java.net.ServerSocket ready = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             ProcessBuilder builder = dev.sidecarwait.SidecarWaitProcess.builder("wait", "--url", "tcp://127.0.0.1:"
                     + ready.getLocalPort(), "--supervise", "--", "sh", "-c",
                     "trap 'echo got TERM; exit 42' TERM; echo started; while true; do sleep 0.05; done");
             builder.command().add(dev.sidecarwait.SidecarWaitProcess.ENTRYPOINT.size() + 1, "--limit-modules=" + modules);
-            Process process = builder.redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             try {
                 dev.sidecarwait.SidecarWaitProcess.awaitText(out, "started");
                 process.toHandle().destroy(); // SIGTERM to the wrapper, which passes it on
-                assertTrue(process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), Files.readString(out));
-                assertEquals(42, process.exitValue(), Files.readString(out));
-                assertTrue(Files.readString(out).contains("got TERM"), Files.readString(out));
+                assertTrue(process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), Files.readString(err));
+                assertEquals(42, process.exitValue(), Files.readString(err));
+                assertEquals("started\ngot TERM\n", Files.readString(out), Files.readString(err));
             } finally {
                 process.destroyForcibly();
                 Files.deleteIfExists(out);
+                Files.deleteIfExists(err);
             }
         }
     }
