@@ -59,6 +59,18 @@ final class Converters {
         }
     }
 
+    /** A boolean as Go's strconv.ParseBool reads one (pilot-agent's --log_as_json): 1, t, true, 0, f, false, in three cases. */
+    static final class GoBoolean implements ITypeConverter<Boolean> {
+        @Override
+        public Boolean convert(String value) {
+            return switch (value.trim()) {
+                case "1", "t", "T", "true", "TRUE", "True" -> true;
+                case "0", "f", "F", "false", "FALSE", "False" -> false;
+                default -> throw new TypeConversionException("'" + value + "' is not true or false");
+            };
+        }
+    }
+
     static final class PortNumber implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {

@@ -31,12 +31,28 @@ final class LogOptions {
     Log.Format format;
 
     Log log(Context context, Env env) {
+        return log(context, env, null);
+    }
+
+    /** {@code pilotAgent}: pilot-agent's own logging flags, which wait takes too (null for the other commands). */
+    Log log(Context context, Env env, PilotAgentFlags pilotAgent) {
         if (verbose && quiet) {
             throw new UsageError("--verbose and --quiet cannot be used together");
         }
-        Log.Format chosen = format != null ? format
+        Log.Format istioFormat = pilotAgent == null ? null : pilotAgent.format();
+        Log.Level istioLevel = pilotAgent == null ? null : pilotAgent.level();
+        if (istioFormat != null && format != null && istioFormat != format) {
+            throw new UsageError("--log_as_json=" + (istioFormat == Log.Format.JSON) + " and --log-format "
+                    + format.name().toLowerCase(java.util.Locale.ROOT) + " disagree; give one of them");
+        }
+        if (istioLevel != null && (verbose || quiet)) {
+            throw new UsageError("--log_output_level and " + (verbose ? "--verbose" : "--quiet")
+                    + " cannot be used together; give one of them");
+        }
+        Log.Format chosen = format != null ? format : istioFormat != null ? istioFormat
                 : env.parse("SIDECAR_WAIT_LOG_FORMAT", value -> Choices.parse(Log.Format.values(), value));
-        Log.Level level = verbose ? Log.Level.DEBUG : quiet ? Log.Level.ERROR : Log.Level.INFO;
+        Log.Level level = verbose ? Log.Level.DEBUG : quiet ? Log.Level.ERROR
+                : istioLevel != null ? istioLevel : Log.Level.INFO;
         Log.Format layout = chosen == null ? Log.Format.TEXT : chosen;
         if (!(logToPid1 || env.isTrue(TO_PID1_VARIABLE))) {
             return new Log(context.err(), context.clock(), level, layout);

@@ -38,6 +38,9 @@ import picocli.CommandLine.Spec;
                         + "the hand-over to the command. When the wait fails, it also goes to /dev/termination-log (see "
                         + "--termination-log), shown by kubectl describe pod.",
                 "",
+                "pilot-agent's root flags are taken too, in both spellings (--log_as_json, --log_output_level, --log_target, "
+                        + "--log_rotate*, --log_stacktrace_level, --log_caller, --vklog): docs/wait.md says what each does here.",
+                "",
                 "Examples:",
                 "  Istio postStart hook (pilot-agent's flags), its log also in kubectl logs:",
                 "    sidecar-wait wait --timeoutSeconds 120 --log-to-pid1",
@@ -74,6 +77,9 @@ final class WaitCommand implements Subcommand {
 
     @Mixin
     LogOptions logging;
+
+    @Mixin
+    PilotAgentFlags pilotAgent;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = Converters.PositiveDurationConverter.class,
             description = "Give up after this long. Env: SIDECAR_WAIT_TIMEOUT. Default: 60s.")
@@ -146,7 +152,12 @@ final class WaitCommand implements Subcommand {
     @Override
     public int run(Context context) throws Exception {
         Env env = new Env(context.env());
-        Log log = logging.log(context, env);
+        Log log = logging.log(context, env, pilotAgent);
+        List<String> withoutEffect = pilotAgent.withoutEffect();
+        if (!withoutEffect.isEmpty()) {
+            log.debug("pilot-agent's " + String.join(", ", withoutEffect) + ": accepted, no effect here (sidecar-wait "
+                    + "logs one wait to stderr, with no log files or scopes)");
+        }
         TerminationLog termination = TerminationLogSetting.resolve(terminationLogPath, env);
         WaitPlan plan = settle(env);
         try {
