@@ -2,7 +2,7 @@
 # The README's test command: installs what the tests need and is missing, then runs every test (mvn -B verify).
 #
 # The tests start real servers from Debian's packages: Redis, PostgreSQL, MariaDB (ServerProbeTest), RabbitMQ and
-# NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest), and wait for each to be ready with its own
+# NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest), nginx as a supervised command (GracefulStopTest), and wait for each to be ready with its own
 # client (redis-cli, pg_isready, mariadb-admin, rabbitmqctl, dig from bind9-dnsutils); the data-plane and DNS tests make network,
 # mount and PID namespaces (unshare, nsenter; ip brings their loopback up, ss sees what listens there). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
 # The tests that start the tool as a process run twice: on the JVM and on the native binary, which this script builds
@@ -12,6 +12,9 @@
 #
 #   bash scripts/test.sh                  # everything
 #   bash scripts/test.sh -Dtest=DrainCommandTest   # extra arguments go to Maven
+#
+# A process the tests started that is still running once Maven has exited fails the run, named (its environment
+# carries this run's SIDECARWAIT_TEST_RUN mark).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +25,7 @@ ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || missing+=(rabbitmq-server)
 command -v nats-server >/dev/null || missing+=(nats-server)
 [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 command -v dig >/dev/null || missing+=(bind9-dnsutils)
 command -v unshare >/dev/null || missing+=(util-linux)
 command -v ip >/dev/null || [ -x /usr/sbin/ip ] || missing+=(iproute2)
@@ -49,4 +53,31 @@ if [ -z "$jdk22" ]; then
 fi
 
 bash scripts/native.sh
-exec mvn -B verify -Dnative.binary=target/sidecar-wait "$@"
+
+# Every process the run starts carries this mark in its environment (the tests pass theirs on); one still running
+# once Maven has exited is a leftover of a test that did not end what it started: named, killed, and the run fails.
+mark=$(cat /proc/sys/kernel/random/uuid)
+status=0
+SIDECARWAIT_TEST_RUN=$mark mvn -B verify -Dnative.binary=target/sidecar-wait "$@" || status=$?
+
+marked() {
+  for environ in /proc/[0-9]*/environ; do
+    if tr '\0' '\n' < "$environ" 2>/dev/null | grep -qx "SIDECARWAIT_TEST_RUN=$mark"; then
+      pid=${environ#/proc/}; echo "${pid%/environ}"
+    fi
+  done
+}
+for _ in $(seq 50); do  # a process may still be on its way out: 10 s at most
+  left=$(marked)
+  [ -z "$left" ] && break
+  sleep 0.2
+done
+if [ -n "$left" ]; then
+  echo "scripts/test.sh: the tests left these processes running (now killed):" >&2
+  for pid in $left; do
+    echo "  pid $pid (parent $(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null)): $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  [ "$status" -ne 0 ] || status=1
+fi
+exit "$status"

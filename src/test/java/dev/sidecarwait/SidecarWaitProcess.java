@@ -6,9 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Starts the tool as a real process, for exit codes and streams: the native binary when the system property
@@ -94,6 +97,41 @@ public final class SidecarWaitProcess {
                 + (Files.exists(file) ? Files.readString(file) : "(no file)"));
     }
 
+    /**
+     * Ends {@code process} and every process below it, however the test ended: each is stopped (SIGSTOP) until the
+     * tree no longer grows, as a stopped process cannot fork and a killed parent's children would be lost to init,
+     * then all are killed. A supervised command therefore never outlives a failed test.
+     */
+    public static void endTree(Process process) throws IOException, InterruptedException {
+        ProcessHandle root = process.toHandle();
+        Set<ProcessHandle> tree = new LinkedHashSet<>();
+        for (int round = 0; round < 100; round++) {
+            List<ProcessHandle> found = Stream.concat(Stream.of(root), root.descendants())
+                    .filter(ProcessHandle::isAlive).filter(handle -> !tree.contains(handle)).toList();
+            if (found.isEmpty()) {
+                break;
+            }
+            List<String> stop = new ArrayList<>(List.of("kill", "-STOP"));
+            found.forEach(handle -> stop.add(Long.toString(handle.pid())));
+            new ProcessBuilder(stop).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+                    .waitFor(); // some may have ended meanwhile: kill says so and exits non-zero
+            tree.addAll(found);
+        }
+        tree.forEach(ProcessHandle::destroyForcibly);
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("pid " + process.pid() + " outlived SIGKILL for 30 s");
+        }
+    }
+
+    /** Whether {@code process} exits within {@code seconds}; when it does not, its whole tree is ended ({@link #endTree}). */
+    public static boolean exited(Process process, long seconds) throws IOException, InterruptedException {
+        if (process.waitFor(seconds, TimeUnit.SECONDS)) {
+            return true;
+        }
+        endTree(process);
+        return false;
+    }
+
     /** What a finished run left behind. */
     public record Result(int exit, String out, String err) {
     }
@@ -109,7 +147,7 @@ public final class SidecarWaitProcess {
         }
         Process process = builder.start();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+            endTree(process);
             throw new AssertionError("sidecar-wait did not finish within 60 s");
         }
         try {

@@ -3,6 +3,7 @@ package dev.sidecarwait.cli;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.process.StopSignal;
 import java.time.Duration;
 import java.util.function.Function;
 import picocli.CommandLine.ITypeConverter;
@@ -68,6 +69,17 @@ final class Converters {
                 case "0", "f", "F", "false", "FALSE", "False" -> false;
                 default -> throw new TypeConversionException("'" + value + "' is not true or false");
             };
+        }
+    }
+
+    static final class StopSignalConverter implements ITypeConverter<StopSignal> {
+        @Override
+        public StopSignal convert(String value) {
+            try {
+                return StopSignal.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
         }
     }
 

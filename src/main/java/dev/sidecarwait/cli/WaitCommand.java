@@ -63,6 +63,8 @@ import picocli.CommandLine.Spec;
                 "    sidecar-wait wait --timeout 90s -- start-app --flag",
                 "  Staying as PID 1, for an app that starts children or ignores SIGTERM:",
                 "    sidecar-wait wait --supervise -- start-app --flag",
+                "  nginx, stopped gracefully (SIGQUIT) when the kubelet sends SIGTERM:",
+                "    sidecar-wait wait --stop-signal QUIT -- nginx -g 'daemon off;'",
                 "  A Job that tells Istio's sidecar to quit when its command ends:",
                 "    sidecar-wait wait --quit-sidecar -- run-batch --date today"})
 final class WaitCommand implements Subcommand {
@@ -128,11 +130,8 @@ final class WaitCommand implements Subcommand {
                     + "exists and is writable.")
     String terminationLogPath;
 
-    @Option(names = "--supervise", negatable = true,
-            description = "With a command: stay as its parent after the wait (forward signals, reap orphans as PID 1), "
-                    + "instead of handing the process over to it as the native binary does by default; --no-supervise asks "
-                    + "for the hand-over, which a quit URL rules out. Env: SIDECAR_WAIT_SUPERVISE (true/false).")
-    Boolean supervise;
+    @Mixin
+    SuperviseOptions supervision;
 
     @Option(names = "--skip-outside-kubernetes",
             description = "Do not wait when KUBERNETES_SERVICE_HOST is unset (a laptop, CI). Env: SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES.")
@@ -177,21 +176,19 @@ final class WaitCommand implements Subcommand {
         Duration grace = detectGrace != null ? detectGrace : env.parse("SIDECAR_WAIT_DETECT_GRACE", Durations::parse);
         OnTimeout whenLate = onTimeout != null ? onTimeout
                 : env.parse("SIDECAR_WAIT_ON_TIMEOUT", value -> Choices.parse(OnTimeout.values(), value));
-        Boolean supervised = supervise != null ? supervise
-                : env.get("SIDECAR_WAIT_SUPERVISE") == null ? null : env.isTrue("SIDECAR_WAIT_SUPERVISE");
-        String supervisedBy = supervise != null ? (supervise ? "--supervise" : "--no-supervise")
-                : "SIDECAR_WAIT_SUPERVISE=" + env.get("SIDECAR_WAIT_SUPERVISE");
         List<Target.Http> quitGiven = QuitOptions.httpOnly("--quit-url", quitUrls);
         if (quitGiven.isEmpty()) {
             quitGiven = QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL", Target::parseHttpSetting));
         }
+        SuperviseOptions.Settled supervised = supervision.settle(env, !command.isEmpty(), !quitGiven.isEmpty() || quitSidecar);
         WaitPlan plan = new WaitPlan(mesh.preset(), mesh == MeshOption.Choice.AUTO, grace != null ? grace : Duration.ofSeconds(5), probe.given(env),
                 probe.givenStatus(env), probe.admin.settle(env), probe.requestTimeout(env), total, every,
                 whenLate == OnTimeout.CONTINUE,
                 skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES"),
                 env.isTrue("SIDECAR_WAIT_DISABLED"), allowPostStart || env.isTrue(PostStartGuard.VARIABLE),
-                supervised, supervisedBy, quitGiven, quitSidecar,
-                QuitOptions.timeout("--quit-timeout", quitTimeout, env), List.copyOf(command));
+                supervised.supervised(), supervised.by(), quitGiven, quitSidecar,
+                QuitOptions.timeout("--quit-timeout", quitTimeout, env), supervised.onStop(), supervised.onStopBy(),
+                List.copyOf(command));
         if (!command.isEmpty() && !spec.commandLine().getParseResult().originalArgs().contains("--")) {
             throw new UsageError("unexpected argument '" + command.get(0)
                     + "'; put the command to run after --, e.g. sidecar-wait wait -- start-app --flag");
@@ -203,13 +200,6 @@ final class WaitCommand implements Subcommand {
         if (command.isEmpty() && plan.quits()) {
             throw new UsageError("--quit-url and --quit-sidecar act when the command ends; give a command after --"
                     + " (or use 'sidecar-wait quit')");
-        }
-        if (command.isEmpty() && supervise != null) {
-            throw new UsageError(supervisedBy + " is about the command after --, and there is none");
-        }
-        if (Boolean.FALSE.equals(supervised) && plan.quits()) {
-            throw new UsageError(supervisedBy + " hands the process over to the command, so nothing can run after it: "
-                    + "drop it, or drop --quit-url and --quit-sidecar");
         }
         if (quitSidecar && mesh == MeshOption.Choice.AMBIENT) {
             throw new UsageError("--quit-sidecar has nothing to quit with --mesh ambient: ztunnel runs on the node, "

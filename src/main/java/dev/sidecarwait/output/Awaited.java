@@ -1,5 +1,7 @@
 package dev.sidecarwait.output;
 
+import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.probe.Target;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,6 +16,22 @@ public record Awaited(String proxy, List<String> others) {
 
     public Awaited {
         others = List.copyOf(others);
+    }
+
+    /** The proxy's own readiness endpoints are HTTP on loopback at its ports; anything else is a dependency, named by its URL. */
+    public static Awaited of(List<Target> targets, Mesh mesh) {
+        String proxy = null;
+        List<String> others = new ArrayList<>();
+        for (Target target : targets) {
+            if (target instanceof Target.Listening) {
+                proxy = target.text();
+            } else if (mesh != null && mesh.ownEndpoint(target)) {
+                proxy = mesh == Mesh.LINKERD ? "Linkerd proxy" : "Envoy proxy";
+            } else {
+                others.add(target.text());
+            }
+        }
+        return new Awaited(proxy, others);
     }
 
     public String waiting(String timeout) {
@@ -31,7 +49,8 @@ public record Awaited(String proxy, List<String> others) {
         return "timeout waiting for " + subject() + " to become ready. Last error: " + lastErrors;
     }
 
-    private String subject() {
+    /** What is awaited, in words: "Envoy proxy", "Envoy proxy and redis://cache:6379". */
+    public String subject() {
         List<String> all = new ArrayList<>();
         if (proxy != null) {
             all.add(proxy);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Supplier;
 
 /**
  * The wrapper as a container's main process: waits, then either runs the command with this process's stdin,
@@ -43,13 +44,21 @@ public final class Supervisor {
     private final ChildSignaller signaller;
     private final OrphanReaper reaper;
     private final String path;
+    private final StopSignal onStop;
+    private final Supplier<String> awaited;
 
-    /** {@code path}: the PATH the command is looked up in, to explain a failure to start it. */
-    public Supervisor(Log log, ChildSignaller signaller, String path) {
+    /**
+     * {@code path}: the PATH the command is looked up in, to explain a failure to start it; {@code onStop}: what the
+     * command gets when SIGTERM arrives (--stop-signal; TERM passes it on as it is); {@code awaited}: what the wait is
+     * waiting for at this moment, in words ("Envoy proxy", a URL), for a signal that ends it.
+     */
+    public Supervisor(Log log, ChildSignaller signaller, String path, StopSignal onStop, Supplier<String> awaited) {
         this.log = log;
         this.signaller = signaller;
         this.reaper = new OrphanReaper(log);
         this.path = path;
+        this.onStop = onStop;
+        this.awaited = awaited;
     }
 
     /** Called from a signal handler thread. */
@@ -177,17 +186,20 @@ public final class Supervisor {
     }
 
     private Result stoppedWhileWaiting(SignalReceived signal) {
-        log.warn("Received SIG" + signal.name() + " while waiting for the proxy: not starting the command");
+        log.warn("Received SIG" + signal.name() + " while waiting for " + awaited.get() + ": not starting the command");
         return new Result(128 + signal.number(), Ending.SIGNALLED_WHILE_WAITING,
                 "SIG" + signal.name() + " arrived while waiting; the command was not started");
     }
 
     private void forward(Process child, SignalReceived signal) {
+        boolean rewritten = signal.name().equals("TERM") && onStop.number() != StopSignal.TERM.number();
+        String sent = rewritten ? onStop.name() : signal.name();
+        String as = rewritten ? " as " + onStop + " (--stop-signal)" : "";
         try {
-            signaller.send(child, signal.name(), signal.number());
-            log.info("Forwarded SIG" + signal.name() + " to pid " + child.pid());
+            signaller.send(child, sent, rewritten ? onStop.number() : signal.number());
+            log.info("Forwarded SIG" + signal.name() + " to pid " + child.pid() + as);
         } catch (IOException e) {
-            log.error("Could not forward SIG" + signal.name() + " to pid " + child.pid() + ": " + e.getMessage());
+            log.error("Could not forward SIG" + signal.name() + as + " to pid " + child.pid() + ": " + e.getMessage());
         }
     }
 

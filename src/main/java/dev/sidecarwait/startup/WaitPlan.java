@@ -5,6 +5,7 @@ import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.mesh.MeshDefaults;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.process.StopSignal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,12 +17,14 @@ import java.util.List;
  *
  * @param preset the mesh named; null with {@code auto}
  * @param continueOnTimeout --on-timeout continue: a timeout is a warning and exit 0
+ * @param onStop what the supervised command gets for SIGTERM (--stop-signal); null: SIGTERM itself
+ * @param onStopBy where {@code onStop} was set, for the log: the flag or the variable
  */
 public record WaitPlan(Mesh preset, boolean auto, Duration detectGrace, List<Target> given, ExpectedStatus givenStatus,
                 AdminApi admin, Duration requestTimeout, Duration total, Duration every,
                 boolean continueOnTimeout, boolean skipOutside, boolean disabled, boolean allowPostStart,
                 Boolean supervised, String supervisedBy, List<Target.Http> quitGiven, boolean quitSidecar,
-                Duration quitEach, List<String> command) {
+                Duration quitEach, StopSignal onStop, String onStopBy, List<String> command) {
 
     public List<Target> targets(Mesh found) {
         return MeshDefaults.targets(given, found);

@@ -20,10 +20,10 @@ import dev.sidecarwait.process.ForwardedSignals;
 import dev.sidecarwait.process.Handover;
 import dev.sidecarwait.process.ParentChain;
 import dev.sidecarwait.process.ProcessReplacer;
+import dev.sidecarwait.process.StopSignal;
 import dev.sidecarwait.process.Supervisor;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -46,6 +46,7 @@ public final class WaitRun {
     private final AtomicReference<Ended> ended = new AtomicReference<>();
     private final AtomicReference<PodMesh> pod = new AtomicReference<>();
     private volatile Waiter waiter; // read by the thread a signal ends the wait on
+    private volatile String awaitedNow; // likewise: what is awaited, once it is known
 
     /** {@code env}: the process's environment (PATH, KUBERNETES_SERVICE_HOST); {@code replacer}: null on the JVM. */
     public WaitRun(Clock clock, Map<String, String> env, ProcessReplacer replacer, Log log, TerminationLog termination,
@@ -56,6 +57,8 @@ public final class WaitRun {
         this.log = log;
         this.termination = termination;
         this.plan = plan;
+        this.awaitedNow = plan.auto() ? "the pod's data plane to be found (--mesh auto)"
+                : Awaited.of(plan.targets(plan.preset()), plan.preset()).subject();
     }
 
     public int run() throws Exception {
@@ -79,10 +82,8 @@ public final class WaitRun {
             case INFO -> log.info(after.why());
             default -> log.debug(after.why());
         }
-        Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"));
-        List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
-        log.debug("Signals passed on to the command: " + String.join(", ", trapped));
         List<String> command = plan.command();
+        Supervisor supervisor = supervisor(after.handOver(), command.get(0));
         Supervisor.Result result = after.handOver()
                 ? supervisor.handOver(waitStep, command, replacer, () -> {
                     Ended how = ended.get();
@@ -99,6 +100,20 @@ public final class WaitRun {
         boolean waitFailed = result.ending() != Supervisor.Ending.COMMAND_EXITED && result.exitCode() != 0;
         finish(how.verdict(), how.progress(), how.envoy(), result.what(), result.exitCode(), waitFailed);
         return result.exitCode();
+    }
+
+    /** The supervisor, with a handler for every signal it takes; says what becomes of signals, at --verbose. */
+    private Supervisor supervisor(boolean handOver, String program) {
+        StopSignal onStop = plan.onStop() == null ? StopSignal.TERM : plan.onStop();
+        Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"), onStop, () -> awaitedNow);
+        List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
+        log.debug(handOver ? "Until the hand-over a signal that would end a process ends the wait (exit 128+N); after it, "
+                + "nothing is passed on: the command receives every signal itself"
+                : "Signals passed on to the command: " + String.join(", ", trapped));
+        if (plan.onStop() != null) {
+            log.info("SIGTERM will be passed on to " + program + " as " + onStop + " (" + plan.onStopBy() + ")");
+        }
+        return supervisor;
     }
 
     private boolean skippedOutside() {
@@ -153,7 +168,8 @@ public final class WaitRun {
         List<Target> targets = plan.targets(found.mesh());
         Target.Http admin = plan.adminUrl(found.mesh());
         Duration requestTimeout = plan.requestTimeout();
-        Awaited awaited = awaited(targets, found.mesh());
+        Awaited awaited = Awaited.of(targets, found.mesh());
+        awaitedNow = awaited.subject();
         waiter = new Waiter(clock, new NetworkProber(clock, plan.expected(found.mesh())));
         log.info(awaited.waiting(Seconds.of(plan.total())) + proves(found.mesh(), targets));
         long deadline = clock.nanoTime() + plan.total().toNanos();
@@ -224,22 +240,6 @@ public final class WaitRun {
         if (waitFailed) {
             termination.write(summary, log::warn);
         }
-    }
-
-    /** The proxy's own readiness endpoints are HTTP on loopback at its ports; anything else is a dependency, named by its URL. */
-    private static Awaited awaited(List<Target> targets, Mesh mesh) {
-        String proxy = null;
-        List<String> others = new ArrayList<>();
-        for (Target target : targets) {
-            if (target instanceof Target.Listening) {
-                proxy = target.text();
-            } else if (mesh != null && mesh.ownEndpoint(target)) {
-                proxy = mesh == Mesh.LINKERD ? "Linkerd proxy" : "Envoy proxy";
-            } else {
-                others.add(target.text());
-            }
-        }
-        return new Awaited(proxy, others);
     }
 
     private static String describe(ProbeResult result, PodMesh found) {

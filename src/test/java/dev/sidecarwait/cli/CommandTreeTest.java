@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -152,7 +151,7 @@ class CommandTreeTest {
         List<String> command = SidecarWaitProcess.jvm(TerminalAfterBuild.class.getName());
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        assertTrue(SidecarWaitProcess.exited(process, 30));
         assertEquals("tty=null\n", output, "picocli caches isatty() in a static; built at image build time, it would be frozen");
     }
 
@@ -197,7 +196,12 @@ class CommandTreeTest {
                 Map.entry("--quit-url", "http://localhost:15020/quitquitquit"), Map.entry("--quit-timeout", "2s"),
                 Map.entry("--termination-log", "/dev/termination-log"), Map.entry("--log-format", "json"),
                 Map.entry("--output", "json"), Map.entry("--port", "8080"), Map.entry("--exclude-process", "envoy,pilot-agent"),
-                Map.entry("--exclude-port", "15021"), Map.entry("--min", "2s"), Map.entry("--source", "both")));
+                Map.entry("--exclude-port", "15021"), Map.entry("--min", "2s"), Map.entry("--source", "both"),
+                Map.entry("--stop-signal", "SIGQUIT"), Map.entry("--log_output_level", "default:debug,ads:info"),
+                Map.entry("--log_target", "stdout"), Map.entry("--log_rotate", "/var/log/agent.log"),
+                Map.entry("--log_rotate_max_age", "7"), Map.entry("--log_rotate_max_size", "10"),
+                Map.entry("--log_rotate_max_backups", "3"), Map.entry("--log_stacktrace_level", "default:none"),
+                Map.entry("--log_caller", "default"), Map.entry("--vklog", "9")));
         CommandLine whole = CommandTree.build();
         CommandLine pruned = CommandTree.forTheImage();
         List<String> missing = new ArrayList<>();

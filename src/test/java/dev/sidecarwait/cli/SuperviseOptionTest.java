@@ -45,6 +45,37 @@ class SuperviseOptionTest {
     }
 
     @Test
+    void aStopSignalNeedsACommandAParentAndASignalTheCommandCanCatch() {
+        CliRun alone = CliRun.run(Map.of(), "wait", "--stop-signal", "QUIT");
+        assertEquals(2, alone.exit());
+        assertEquals("sidecar-wait wait: --stop-signal QUIT is about the command after --, and there is none\n", alone.err());
+
+        CliRun handOver = CliRun.run(Map.of(), "wait", "--no-supervise", "--stop-signal", "SIGQUIT", "--", "true");
+        assertEquals(2, handOver.exit());
+        assertEquals("sidecar-wait wait: --no-supervise hands the process over to the command (exec), and then SIGTERM "
+                + "reaches it as it is: --stop-signal QUIT needs sidecar-wait to stay as its parent to turn SIGTERM into "
+                + "SIGQUIT; drop one of them\n", handOver.err());
+        CliRun handOverByVariables = CliRun.run(Map.of("SIDECAR_WAIT_SUPERVISE", "false", "SIDECAR_WAIT_STOP_SIGNAL", "3"),
+                "wait", "--", "true");
+        assertEquals(2, handOverByVariables.exit());
+        assertTrue(handOverByVariables.err().startsWith("sidecar-wait wait: SIDECAR_WAIT_SUPERVISE=false hands the process "
+                + "over to the command (exec), and then SIGTERM reaches it as it is: SIDECAR_WAIT_STOP_SIGNAL=3 needs"),
+                handOverByVariables.err());
+
+        CliRun kill = CliRun.run(Map.of(), "wait", "--stop-signal", "KILL", "--", "true");
+        assertEquals(2, kill.exit());
+        assertTrue(kill.err().startsWith("sidecar-wait wait: invalid value for --stop-signal: 'KILL' cannot be caught"),
+                kill.err());
+        CliRun bad = CliRun.run(Map.of("SIDECAR_WAIT_STOP_SIGNAL", "SIGQUITE"), "wait", "--", "true");
+        assertEquals(2, bad.exit());
+        assertTrue(bad.err().startsWith("sidecar-wait wait: invalid value for SIDECAR_WAIT_STOP_SIGNAL: 'SIGQUITE' is not a "
+                + "signal"), bad.err());
+        for (CliRun run : new CliRun[] {alone, handOver, handOverByVariables, kill, bad}) {
+            assertEquals(1, run.errLines(), run.err());
+        }
+    }
+
+    @Test
     @Tag(SidecarWaitProcess.JVM_ONLY_TAG)
     void onTheJvmAnAskedForHandOverIsOneWarningAndOtherwiseOneInfoLineAndTheCommandIsSupervised() throws Exception {
         try (ServerSocket ready = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -239,7 +238,7 @@ class WaitEndingsTest {
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().put("SIDECAR_WAIT_LOG_TO_PID1", "true");
         Process process = builder.start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(SidecarWaitProcess.exited(process, 60));
         String err = Files.readString(own);
         assertEquals(0, process.exitValue(), err);
         assertEquals(1, err.lines().filter(line -> line.contains("\twarn\t")).count(), err);
@@ -323,8 +322,7 @@ class WaitEndingsTest {
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(pid1Stderr.toFile());
         builder.environment().putAll(variables);
         Process process = builder.start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        if (!SidecarWaitProcess.exited(process, 60)) {
             throw new AssertionError("did not finish");
         }
         return process;

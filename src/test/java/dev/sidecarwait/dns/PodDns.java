@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A pod's own view of names, made for one test, as the kubelet makes it for a container: a new network namespace
@@ -103,8 +102,7 @@ final class PodDns {
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!process.waitFor(90, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        if (!SidecarWaitProcess.exited(process, 90)) {
             throw new AssertionError("did not finish: " + Files.readString(err));
         }
         Path log = dir.resolve("dnsmasq.log");

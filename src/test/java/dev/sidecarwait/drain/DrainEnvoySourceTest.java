@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.SidecarWaitProcess;
 import dev.sidecarwait.cli.Cli;
 import dev.sidecarwait.cli.Context;
 import dev.sidecarwait.mesh.EnvoyListeners;
@@ -221,7 +222,7 @@ class DrainEnvoySourceTest {
             assertTrue(run.err().contains("\tinfo\tEnvoy's admin API stopped answering ("), run.err());
             assertTrue(run.err().contains(") and the proxy process has exited: nothing is left to drain through it"), run.err());
         } finally {
-            proxy.destroyForcibly();
+            SidecarWaitProcess.endTree(proxy);
         }
     }
 

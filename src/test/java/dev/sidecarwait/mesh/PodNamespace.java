@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A pod's own view, made for one test: a new network namespace with only loopback (up), and a new PID namespace
@@ -58,8 +57,7 @@ final class PodNamespace {
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!process.waitFor(90, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        if (!SidecarWaitProcess.exited(process, 90)) {
             throw new AssertionError("did not finish: " + Files.readString(err));
         }
         return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -38,9 +37,8 @@ class PostStartGuardTest {
     }
 
     @AfterEach
-    void stopContainer() {
-        container.descendants().forEach(ProcessHandle::destroyForcibly);
-        container.destroyForcibly();
+    void stopContainer() throws Exception {
+        SidecarWaitProcess.endTree(container);
     }
 
     /** The container's PID 1 (sleep), as the host sees it: unshare's child. */
@@ -66,8 +64,7 @@ class PostStartGuardTest {
         builder.environment().keySet().removeIf(name -> name.startsWith("SIDECAR_WAIT_"));
         Path err = Files.createTempFile(dir, "err", ".txt");
         Process process = builder.redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        if (!SidecarWaitProcess.exited(process, 60)) {
             throw new AssertionError("did not finish");
         }
         return new Run(process.exitValue(), Files.readString(err, StandardCharsets.UTF_8));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sidecarwait.SidecarWaitProcess;
 import dev.sidecarwait.cli.CommandTree;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -169,11 +170,11 @@ class NativeBuildTest {
             try {
                 dev.sidecarwait.SidecarWaitProcess.awaitText(out, "started");
                 process.toHandle().destroy(); // SIGTERM to the wrapper, which passes it on
-                assertTrue(process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), Files.readString(err));
+                assertTrue(SidecarWaitProcess.exited(process, 20), Files.readString(err));
                 assertEquals(42, process.exitValue(), Files.readString(err));
                 assertEquals("started\ngot TERM\n", Files.readString(out), Files.readString(err));
             } finally {
-                process.destroyForcibly();
+                SidecarWaitProcess.endTree(process);
                 Files.deleteIfExists(out);
                 Files.deleteIfExists(err);
             }

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,11 +46,11 @@ class PodPathsTest {
 
     private static void sh(String script) throws Exception {
         Process sh = new ProcessBuilder("sh", "-c", script).inheritIO().start();
-        assertTrue(sh.waitFor(20, TimeUnit.SECONDS) && sh.exitValue() == 0, script);
+        assertTrue(SidecarWaitProcess.exited(sh, 20) && sh.exitValue() == 0, script);
     }
 
     private static void assertReady(Process wait, Path err) throws Exception {
-        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait ended: " + Files.readString(err));
+        assertTrue(SidecarWaitProcess.exited(wait, 30), "the wait ended: " + Files.readString(err));
         assertEquals(0, wait.exitValue(), Files.readString(err));
     }
 
@@ -69,7 +68,7 @@ class PodPathsTest {
             assertTrue(Files.readString(err).contains("file://" + secret + " is ready!"), Files.readString(err));
             assertTrue(!Files.readString(err).contains("s3cret"), "what the file holds is never read, nor printed");
         } finally {
-            wait.destroyForcibly();
+            SidecarWaitProcess.endTree(wait);
         }
     }
 
@@ -86,7 +85,7 @@ class PodPathsTest {
                     + dir.resolve("missing-dir/x"));
             assertReady(wait, err);
         } finally {
-            wait.destroyForcibly();
+            SidecarWaitProcess.endTree(wait);
         }
     }
 
@@ -112,7 +111,7 @@ class PodPathsTest {
                 assertReady(wait, err);
             }
         } finally {
-            wait.destroyForcibly();
+            SidecarWaitProcess.endTree(wait);
         }
     }
 
@@ -146,7 +145,7 @@ class PodPathsTest {
                 assertTrue(Files.readString(err).contains(url + " is ready!"), "named as a dependency, not as the proxy: "
                         + Files.readString(err));
             } finally {
-                wait.destroyForcibly();
+                SidecarWaitProcess.endTree(wait);
             }
             String shutdown = url.replace("/v1.0/healthz/outbound", "/v1.0/shutdown");
             SidecarWaitProcess.Result quit = SidecarWaitProcess.run(Map.of(), null, "quit", "--url", shutdown);

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,7 +86,7 @@ class ExactStartTest {
         Path err = Files.createTempFile(dir, "err", ".txt");
         Process process = builder.redirectError(err.toFile()).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "finished");
+        assertTrue(SidecarWaitProcess.exited(process, 60), "finished");
         assertEquals(0, process.exitValue(), Files.readString(err));
         String started = Long.toString(prefix.isEmpty() ? process.pid() : 1);
         return out.lines().map(fact -> fact.matches("(session|group) " + started) ? fact.replace(started, "started") : fact)

@@ -15,7 +15,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -49,7 +48,7 @@ class HandoverProcessTest {
         Process javac = new ProcessBuilder(jdk.resolve("bin/javac").toString(), "-d", harness.toString(), "-cp",
                 System.getProperty("java.class.path"), "src/test/ffm/ExecWithFfm.java").redirectErrorStream(true).start();
         String output = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(javac.waitFor(120, TimeUnit.SECONDS) && javac.exitValue() == 0, "javac ExecWithFfm.java: " + output);
+        assertTrue(SidecarWaitProcess.exited(javac, 120) && javac.exitValue() == 0, "javac ExecWithFfm.java: " + output);
         runtime = dir.resolve("runtime-stand-in.pl");
         try (InputStream script = HandoverProcessTest.class.getResourceAsStream("runtime-stand-in.pl")) {
             Files.write(runtime, script.readAllBytes());
@@ -100,7 +99,7 @@ class HandoverProcessTest {
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "finished");
+        assertTrue(SidecarWaitProcess.exited(process, 60), "finished");
         return new Run(process.exitValue(), Files.readString(out), Files.readString(err), process.pid());
     }
 
@@ -170,11 +169,11 @@ class HandoverProcessTest {
             assertEquals("sh", Files.readString(proc.resolve("comm")).strip(), "the process is the command now");
             assertTrue(Files.readString(proc.resolve("status")).contains("\nThreads:\t1\n"), "one thread: the shell's");
             new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start().waitFor();
-            assertTrue(process.waitFor(20, TimeUnit.SECONDS));
+            assertTrue(SidecarWaitProcess.exited(process, 20));
             assertEquals(42, process.exitValue());
             assertTrue(Files.readString(out).contains("got TERM"));
         } finally {
-            process.destroyForcibly();
+            SidecarWaitProcess.endTree(process);
         }
     }
 

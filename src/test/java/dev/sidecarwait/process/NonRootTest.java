@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,7 +70,7 @@ class NonRootTest {
         Process javac = new ProcessBuilder(jdk.resolve("bin/javac").toString(), "-d", harness.toString(), "-cp",
                 classes.toString(), "src/test/ffm/ExecWithFfm.java").redirectErrorStream(true).start();
         String output = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(javac.waitFor(120, TimeUnit.SECONDS) && javac.exitValue() == 0, "javac ExecWithFfm.java: " + output);
+        assertTrue(SidecarWaitProcess.exited(javac, 120) && javac.exitValue() == 0, "javac ExecWithFfm.java: " + output);
         runtime = root.resolve("runtime-stand-in.pl");
         try (InputStream script = NonRootTest.class.getResourceAsStream("runtime-stand-in.pl")) {
             Files.write(runtime, script.readAllBytes());
@@ -116,7 +115,7 @@ class NonRootTest {
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "finished: " + command);
+        assertTrue(SidecarWaitProcess.exited(process, 60), "finished: " + command);
         Result result = new Result(process.exitValue(), Files.readString(out), Files.readString(err));
         if (command.get(0).equals("chmod") || command.get(0).equals("chown") || command.get(0).equals("cp")) {
             assertEquals(0, result.exit(), command + ": " + result.err());
@@ -160,11 +159,11 @@ class NonRootTest {
         try {
             SidecarWaitProcess.awaitText(out, "started");
             wrapper.toHandle().destroy(); // SIGTERM, as the kubelet sends it
-            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), Files.readString(err));
+            assertTrue(SidecarWaitProcess.exited(wrapper, 20), Files.readString(err));
             assertEquals(42, wrapper.exitValue(), Files.readString(err));
             assertEquals("started\ngot TERM\n", Files.readString(out), Files.readString(err));
         } finally {
-            wrapper.destroyForcibly();
+            SidecarWaitProcess.endTree(wrapper);
         }
     }
 
@@ -188,7 +187,7 @@ class NonRootTest {
         Path out = Files.createTempFile(dir, "handover", ".txt");
         Path err = Files.createTempFile(dir, "handover-err", ".txt");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(SidecarWaitProcess.exited(process, 60));
         assertEquals(5, process.exitValue(), Files.readString(err));
         assertEquals(process.pid() + " " + APP + "\nCapEff:\t0000000000000000\n", Files.readString(out),
                 "the command runs in the process's place, as the app's user: " + Files.readString(err));
@@ -222,7 +221,7 @@ class NonRootTest {
             assertTrue(visible.err().contains("still open: port " + port + " LISTEN (perl pid " + own.pid() + ")"),
                     visible.err());
         } finally {
-            own.destroyForcibly();
+            SidecarWaitProcess.endTree(own);
         }
     }
 

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -79,10 +78,10 @@ class StopSignalsTest {
                 assertTrue(Files.readString(err).contains("Signals passed on to the command: " + String.join(", ", names)),
                         Files.readString(err));
                 send(wrapper, 15);
-                assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the command ends on TERM, then the wrapper");
+                assertTrue(SidecarWaitProcess.exited(wrapper, 20), "the command ends on TERM, then the wrapper");
                 assertEquals(42, wrapper.exitValue(), Files.readString(err));
             } finally {
-                wrapper.destroyForcibly();
+                SidecarWaitProcess.endTree(wrapper);
             }
         }
     }
@@ -102,11 +101,11 @@ class StopSignalsTest {
             }
             assertTrue(wrapper.isAlive(), "still waiting");
             send(wrapper, number("USR1"));
-            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "USR1 ends the wait, as it would end a process");
+            assertTrue(SidecarWaitProcess.exited(wrapper, 20), "USR1 ends the wait, as it would end a process");
             assertEquals(128 + 10, wrapper.exitValue(), Files.readString(err));
             assertFalse(Files.exists(marker), "the command was not started");
         } finally {
-            wrapper.destroyForcibly();
+            SidecarWaitProcess.endTree(wrapper);
         }
     }
 }

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sidecarwait.SidecarWaitProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,13 +31,13 @@ class ThreadMaskTest {
         Process javac = new ProcessBuilder(jdk.resolve("bin/javac").toString(), "-d", dir.toString(), "-cp",
                 System.getProperty("java.class.path"), "src/test/ffm/ThreadMaskWithFfm.java").redirectErrorStream(true).start();
         String compiled = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(javac.waitFor(120, TimeUnit.SECONDS) && javac.exitValue() == 0, "javac ThreadMaskWithFfm.java: " + compiled);
+        assertTrue(SidecarWaitProcess.exited(javac, 120) && javac.exitValue() == 0, "javac ThreadMaskWithFfm.java: " + compiled);
 
         Process run = new ProcessBuilder(jdk.resolve("bin/java").toString(), "--enable-native-access=ALL-UNNAMED", "-cp",
                 dir + ":" + System.getProperty("java.class.path"), "dev.sidecarwait.process.ThreadMaskWithFfm")
                 .redirectErrorStream(true).start();
         String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(run.waitFor(60, TimeUnit.SECONDS), "finished");
+        assertTrue(SidecarWaitProcess.exited(run, 60), "finished");
         Map<String, String> masks = out.lines().filter(line -> line.matches("\\w+ [0-9a-f]+"))
                 .collect(Collectors.toMap(line -> line.split(" ")[0], line -> line.split(" ")[1]));
 

@@ -17,7 +17,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -147,11 +146,11 @@ class WrapperProcessTest {
             signal(wrapper, "USR2");
             SidecarWaitProcess.awaitText(out, "got USR2");
             signal(wrapper, "TERM");
-            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the wrapper exits once the command has");
+            assertTrue(SidecarWaitProcess.exited(wrapper, 20), "the wrapper exits once the command has");
             assertEquals(42, wrapper.exitValue(), Files.readString(dir.resolve("err.txt")));
             assertTrue(Files.readString(out).contains("got TERM"));
         } finally {
-            wrapper.destroyForcibly();
+            SidecarWaitProcess.endTree(wrapper);
         }
     }
 
@@ -167,13 +166,28 @@ class WrapperProcessTest {
             SidecarWaitProcess.awaitText(out, "started");
             long commandPid = Long.parseLong(Files.readString(pidFile).trim());
             signal(wrapper, "TERM");
-            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS));
+            assertTrue(SidecarWaitProcess.exited(wrapper, 20));
             assertTrue(Files.readString(out).contains("cleaned up"), "the command finished its cleanup first");
             assertFalse(ProcessHandle.of(commandPid).map(ProcessHandle::isAlive).orElse(false), "no orphan left");
             assertEquals(0, wrapper.exitValue());
         } finally {
-            wrapper.destroyForcibly();
+            SidecarWaitProcess.endTree(wrapper);
         }
+    }
+
+    /** Handed over, the command receives signals itself: --verbose says so instead of listing what would be passed on. */
+    @Test
+    void verboseSaysWhatBecomesOfSignalsHandedOverOrSupervised() throws Exception {
+        SidecarWaitProcess.Result run = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", ready, "--verbose", "--", "true");
+        assertEquals(0, run.exit(), run.err());
+        String handedOver = "\tdebug\tUntil the hand-over a signal that would end a process ends the wait (exit 128+N); "
+                + "after it, nothing is passed on: the command receives every signal itself\n";
+        assertEquals(SidecarWaitProcess.NATIVE, run.err().contains(handedOver), run.err());
+        assertEquals(!SidecarWaitProcess.NATIVE, run.err().contains("\tdebug\tSignals passed on to the command: TERM, INT, "),
+                run.err());
+        SidecarWaitProcess.Result supervised = SidecarWaitProcess.run(Map.of(), null, "wait", "--url", ready, "--verbose",
+                "--supervise", "--", "true");
+        assertTrue(supervised.err().contains("\tdebug\tSignals passed on to the command: TERM, INT, "), supervised.err());
     }
 
     @Test
@@ -188,18 +202,18 @@ class WrapperProcessTest {
             SidecarWaitProcess.awaitText(err, "Waiting for tcp://127.0.0.1:1 to be ready");
             SidecarWaitProcess.awaitText(err, "Not ready yet: tcp://127.0.0.1:1: connection refused");
             signal(wrapper, "INT");
-            assertTrue(wrapper.waitFor(20, TimeUnit.SECONDS), "the wait ended");
+            assertTrue(SidecarWaitProcess.exited(wrapper, 20), "the wait ended");
             assertEquals(128 + 2, wrapper.exitValue());
             assertFalse(Files.exists(marker), "the command was not started");
             String log = Files.readString(err);
-            assertTrue(log.contains("Received SIGINT while waiting for the proxy"), log);
+            assertTrue(log.contains("Received SIGINT while waiting for tcp://127.0.0.1:1: not starting the command"), log);
             String last = log.strip().substring(log.strip().lastIndexOf('\n') + 1);
             assertTrue(last.matches(".*\terror\tsidecar-wait: NOT READY, stopped by a signal after \\d+\\.\\d s; attempts: "
                     + "tcp://127.0.0.1:1 \\d+; not ready: tcp://127.0.0.1:1: connection refused; SIGINT arrived while "
                     + "waiting; the command was not started; exit code 130"), last);
             assertEquals(last.substring(last.indexOf("sidecar-wait: ")), Files.readString(message));
         } finally {
-            wrapper.destroyForcibly();
+            SidecarWaitProcess.endTree(wrapper);
         }
     }
 

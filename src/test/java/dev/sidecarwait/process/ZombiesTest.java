@@ -3,6 +3,7 @@ package dev.sidecarwait.process;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sidecarwait.SidecarWaitProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +29,7 @@ class ZombiesTest {
             assertEquals(1, found.size(), "one zombie child of " + parent.pid());
             assertTrue(zombies.childrenOf(ProcessHandle.current().pid()).isEmpty(), "the test JVM has none");
         } finally {
-            parent.destroyForcibly();
+            SidecarWaitProcess.endTree(parent);
         }
     }
 
