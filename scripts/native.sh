@@ -13,28 +13,61 @@
 # reused by the next run. It then prints the build's figures and compares them with native/budget.properties: a
 # file or a count of reachable methods more than 1% over the budget fails the build.
 #
-#   bash scripts/native.sh            # builds the jar if needed, then target/sidecar-wait
+# Either architecture, from this x86-64 machine: amd64 natively, arm64 with Debian's aarch64 cross toolchain (musl's
+# and binutils'), the builder's C queries for the target run under qemu-user (scripts/emulation.sh registers it).
+#
+#   bash scripts/native.sh                # builds the jar if needed, then target/sidecar-wait (amd64)
+#   bash scripts/native.sh --arch arm64   # target/arm64/sidecar-wait, for linux/arm64 nodes
 #   SIDECAR_WAIT_NATIVE_OPTIONS="-H:+PrintAnalysisCallTree -H:PrintAnalysisCallTreeType=CSV" bash scripts/native.sh
-#                                     # extra builder options, for looking into the image (reports in target/native)
+#                                         # extra builder options, for looking into the image (reports in target/native)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 say() { echo "native.sh: $*" >&2; }
 
-[ "$(uname -m)" = x86_64 ] || { say "builds for x86-64 only (Debian's musl-gcc and native/c/libchelper/cpu_features.c); this is $(uname -m)"; exit 1; }
+arch=amd64
+while [ $# -gt 0 ]; do
+  case $1 in
+    --arch) [ $# -ge 2 ] || { say "--arch needs a value: amd64 or arm64"; exit 2; }; arch=$2; shift 2 ;;
+    --arch=*) arch=${1#--arch=}; shift ;;
+    *) say "unknown argument '$1' (usage: native.sh [--arch amd64|arm64])"; exit 2 ;;
+  esac
+done
+[ "$(uname -m)" = x86_64 ] || { say "builds on x86-64 only (Debian's cross toolchain is for an x86-64 host); this is $(uname -m)"; exit 1; }
 
-# --- what it needs: Debian's musl toolchain and kernel headers, a JDK 25 ---------------------------------------------
+# Each architecture's toolchain, kernel headers, names and places. The C that differs by architecture is
+# native/c/libchelper/<graal arch>/; OpenJDK's C takes its ARCH as the JDK names it.
+case $arch in
+  amd64)
+    cc=musl-gcc ar=ar objcopy="" graal=amd64 jdkarch=amd64 kernel=/usr/include asm=/usr/include/x86_64-linux-gnu/asm
+    out=target/native binary=target/sidecar-wait ;;
+  arm64)
+    cc=aarch64-linux-musl-gcc ar=aarch64-linux-gnu-ar objcopy=aarch64-linux-gnu-objcopy graal=aarch64 jdkarch=aarch64
+    kernel=/usr/aarch64-linux-gnu/include asm=/usr/aarch64-linux-gnu/include/asm
+    out=target/native-arm64 binary=target/arm64/sidecar-wait ;;
+  *) say "--arch: '$arch' is not amd64 or arm64"; exit 2 ;;
+esac
+
+# --- what it needs: Debian's musl toolchain and kernel headers (the target's), a JDK 25 -----------------------------
 missing=()
-command -v musl-gcc >/dev/null || missing+=(musl-tools)
-[ -f /usr/lib/x86_64-linux-musl/libc.a ] || missing+=(musl-dev)
-[ -f /usr/include/linux/fs.h ] || missing+=(linux-libc-dev)
 command -v gcc >/dev/null || missing+=(gcc)
 command -v git >/dev/null || missing+=(git)
 command -v xz >/dev/null || missing+=(xz-utils)
 command -v bzip2 >/dev/null || missing+=(bzip2)
+command -v readelf >/dev/null || missing+=(binutils)
+if [ "$arch" = amd64 ]; then
+  command -v musl-gcc >/dev/null || missing+=(musl-tools)
+  [ -f /usr/lib/x86_64-linux-musl/libc.a ] || missing+=(musl-dev)
+  [ -f /usr/include/linux/fs.h ] || missing+=(linux-libc-dev)
+else
+  command -v aarch64-linux-musl-gcc >/dev/null || missing+=(musl-dev:arm64)
+  command -v aarch64-linux-gnu-objcopy >/dev/null || missing+=(binutils-aarch64-linux-gnu)
+  [ -f /usr/aarch64-linux-gnu/include/linux/fs.h ] || missing+=(linux-libc-dev-arm64-cross)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || { say "needs ${missing[*]} (Debian packages); run it as root, or install them first"; exit 1; }
   say "installing ${missing[*]} (apt-get)..."
+  [ "$arch" = amd64 ] || dpkg --add-architecture arm64
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
@@ -65,11 +98,12 @@ fi
 "$java25" native/builder/BuilderServices.java "$builder/jars" native/native-image.properties
 
 # --- the C libraries: made once per GraalVM, JDK and native/ sources, then reused -----------------------------------
-key=$( (echo "$graalvm"; cat "$jdk25/release"; cat native/jdk/* native/c/*/* native/builder/CpuFeatureHeaders.java scripts/native.sh) \
-  | sha256sum | cut -c1-16)
-clib=$cache/clib-$key
+key=$( (echo "$graalvm $arch"; cat "$jdk25/release"; find native/jdk native/c -type f | sort | xargs cat
+  cat native/builder/CpuFeatureHeaders.java scripts/native.sh) | sha256sum | cut -c1-16)
+clib=$cache/clib-$arch-$key
 if [ ! -f "$clib/.done" ]; then
-  rm -rf "$clib" "$cache"/clib-*
+  rm -rf "$cache"/clib-"$arch"-*
+  find "$cache" -maxdepth 1 -regextype egrep -regex '.*/clib-[0-9a-f]{16}' -exec rm -rf {} +  # before --arch: no arch in the name
   work=$clib/work
   mkdir -p "$work" "$clib/include"
 
@@ -113,16 +147,16 @@ if [ ! -f "$clib/.done" ]; then
     native/c/include/*.h "$clib/include/"
   # Kernel headers for musl-gcc, which leaves /usr/include (glibc's) out of its path
   mkdir -p "$work/kernel"
-  ln -s /usr/include/linux /usr/include/asm-generic "$work/kernel/"
-  ln -s /usr/include/x86_64-linux-gnu/asm "$work/kernel/asm"
+  ln -s "$kernel/linux" "$kernel/asm-generic" "$work/kernel/"
+  ln -s "$asm" "$work/kernel/asm"
 
-  say "compiling zlib, the JDK libraries and the Substrate VM helpers with musl-gcc..."
+  say "compiling zlib, the JDK libraries and the Substrate VM helpers with $cc..."
   zlib=$(echo "$work"/zlib-*/)
   mkdir -p "$work/obj/z"
   for source in adler32 compress crc32 deflate infback inffast inflate inftrees trees uncompr zutil; do
-    musl-gcc -c -Os -fPIC -ffunction-sections -fdata-sections -w "$zlib/$source.c" -o "$work/obj/z/$source.o"
+    "$cc" -c -Os -fPIC -ffunction-sections -fdata-sections -w "$zlib/$source.c" -o "$work/obj/z/$source.o"
   done
-  ar rcs "$clib/libz.a" "$work"/obj/z/*.o
+  "$ar" rcs "$clib/libz.a" "$work"/obj/z/*.o
   base=$jdk17/src/java.base
   includes=(-I"$clib/jni" -I"$clib/include" -I"$jdk17/src/hotspot/share/include")
   for dir in share unix linux; do
@@ -132,24 +166,25 @@ if [ ! -f "$clib/.done" ]; then
   done
   includes+=(-I"$zlib" -idirafter "$work/kernel")
   flags=(-c -Os -fPIC -ffunction-sections -fdata-sections -w -D_GNU_SOURCE -D_REENTRANT -DLINUX -D_LP64=1
-    -DSTATIC_BUILD=1 -DARCH='"amd64"' -DARCHPROPNAME='"amd64"' -DVERSION_STRING='"25"')
+    -DSTATIC_BUILD=1 -DARCH="\"$jdkarch\"" -DARCHPROPNAME="\"$jdkarch\"" -DVERSION_STRING='"25"')
   for lib in java net nio zip; do
     mkdir -p "$work/obj/$lib"
     for source in $(sed -n "s/^$lib //p" native/jdk/sources.txt); do
       object=$work/obj/$lib/$(echo "$source" | tr / _).o
-      musl-gcc "${flags[@]}" -DLIBRARY_NAME="$lib" "${includes[@]}" "$base/$source" -o "$object"
+      "$cc" "${flags[@]}" -DLIBRARY_NAME="$lib" "${includes[@]}" "$base/$source" -o "$object"
     done
-    ar rcs "$clib/lib$lib.a" "$work/obj/$lib"/*.o
+    "$ar" rcs "$clib/lib$lib.a" "$work/obj/$lib"/*.o
   done
   for lib in libchelper jvm; do
     mkdir -p "$work/obj/$lib"
-    for source in native/c/"$lib"/*.c; do
-      musl-gcc -c -Os -Wall -Werror -ffunction-sections -fdata-sections -I"$clib/include" "$source" \
-        -o "$work/obj/$lib/$(basename "$source" .c).o"
+    for source in native/c/"$lib"/*.c native/c/"$lib"/"$graal"/*.c; do
+      [ -f "$source" ] || continue
+      "$cc" -c -Os -Wall -Werror -ffunction-sections -fdata-sections -I"$clib/include" "$source" \
+        -o "$work/obj/$lib/$(basename "$(dirname "$source")")_$(basename "$source" .c).o"
     done
   done
-  ar rcs "$clib/liblibchelper.a" "$work"/obj/libchelper/*.o  # @CLibrary("libchelper") names liblibchelper.a
-  ar rcs "$clib/libjvm.a" "$work"/obj/jvm/*.o
+  "$ar" rcs "$clib/liblibchelper.a" "$work"/obj/libchelper/*.o  # @CLibrary("libchelper") names liblibchelper.a
+  "$ar" rcs "$clib/libjvm.a" "$work"/obj/jvm/*.o
 
   "$jdk25/bin/javac" -d "$clib/patch" native/builder/ProgressReporterCHelper.java
   rm -rf "$work"
@@ -158,19 +193,42 @@ fi
 
 # --- the image ----------------------------------------------------------------------------------------------------
 jar=target/sidecar-wait.jar
-if [ ! -f "$jar" ] || [ -n "$(find src/main native pom.xml -newer "$jar" -print -quit)" ]; then
+# (again after a commit too: the jar names its commit in the version line)
+if [ ! -f "$jar" ] || [ -n "$(find src/main native pom.xml -newer "$jar" -print -quit)" ] \
+  || [ "$(git log -1 --format=%ct 2>/dev/null || echo 0)" -gt "$(stat -c %Y "$jar")" ]; then
   say "building the jar (mvn -B -q package -DskipTests)..."
   mvn -B -q package -DskipTests
 fi
 
 # The same jar, builder and C libraries as the binary there was built from: it stands, with its figures.
 extra_options=(${SIDECAR_WAIT_NATIVE_OPTIONS:-})
-made_from="$(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum native/native-image.properties native/builder/*.java | sha256sum | cut -c1-16) ${extra_options[*]}"
-if [ -x target/sidecar-wait ] && [ -f target/native/made-from ] && [ "$(cat target/native/made-from)" = "$made_from" ]; then
-  say "target/sidecar-wait is up to date (made from this jar, builder and C libraries)"
-  "$java25" native/builder/BuildFigures.java target/native/build-output.json target/sidecar-wait native/budget.properties \
-    "$(sed -n 's/^build.seconds=//p' target/native/figures.txt)"
+made_from="$arch $(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum native/native-image.properties native/builder/*.java | sha256sum | cut -c1-16) ${extra_options[*]}"
+if [ -x "$binary" ] && [ -f "$out/made-from" ] && [ "$(cat "$out/made-from")" = "$made_from" ]; then
+  say "$binary is up to date (made from this jar, builder and C libraries)"
+  "$java25" native/builder/BuildFigures.java "$out/build-output.json" "$binary" native/budget.properties \
+    "$(sed -n 's/^build.seconds=//p' "$out/figures.txt")" "$arch"
   exit $?
+fi
+
+# --- arm64: the target's answers to the builder's C queries (struct layouts, constants), cached -----------------------
+# The builder compiles small query programs against the target's headers and reads what they print; for another
+# architecture it takes their answers from a cache (-H:CAPCacheDir), made once by running them under qemu-user. The
+# answers depend on GraalVM and musl's headers, not on this project's code.
+target_jvm=() target_image=() path=$PATH
+if [ "$arch" = arm64 ]; then
+  target_jvm=(-Dsvm.targetPlatformOS=linux -Dsvm.targetPlatformArch=aarch64)  # what the driver's --target=linux-aarch64 sets
+  cap=$cache/cap-arm64-$( (echo "$graalvm"; dpkg-query -W -f='${Version}' musl-dev:arm64) | sha256sum | cut -c1-16)
+  if [ -f "$cap/.done" ]; then
+    target_image=(-H:+UseCAPCache -H:CAPCacheDir="$cap")
+  else
+    bash scripts/emulation.sh  # qemu-aarch64 registered with binfmt_misc, or a plain failure saying why
+    rm -rf "$cache"/cap-arm64-* && mkdir -p "$cap"
+    target_image=(-H:-UseCAPCache -H:+NewCAPCache -H:CAPCacheDir="$cap")
+  fi
+  # The builder strips the binary with "objcopy" from its PATH; the host's cannot read aarch64 files, and then the
+  # builder says nothing and leaves the binary unstripped. The target's objcopy goes first.
+  mkdir -p "$cache/bin-arm64" && ln -sf "$(command -v "$objcopy")" "$cache/bin-arm64/objcopy"
+  path=$cache/bin-arm64:$PATH
 fi
 
 mapfile -t exports < <("$java25" native/builder/BuilderExports.java $(ls "$builder"/jars/*.jar | grep -v /compiler-))
@@ -183,31 +241,42 @@ for line in "${options[@]}"; do
   esac
 done
 modules=$(ls "$builder"/jars/*.jar | grep -v /compiler- | tr '\n' ':')
-out=target/native
 rm -rf "$out" && mkdir -p "$out"
-say "building target/sidecar-wait (GraalVM $graalvm's builder on $(basename "$jdk25"); a few minutes)..."
+say "building $binary for linux/$arch (GraalVM $graalvm's builder on $(basename "$jdk25"); a few minutes)..."
 start=$(date +%s)
 # The builder's JVM as GraalVM's driver starts it (substratevm/src/com.oracle.svm.driver/.../NativeImage.java:
 # prepareImageBuildArgs, completeImageBuild; BuildConfiguration.getBuilderJavaArgs), plus the stand-in reporter.
-"$java25" -XX:+UseParallelGC -Xmx3g -Xss10m -XX:+UnlockExperimentalVMOptions -XX:+EnableJVMCI -XX:-UseJVMCICompiler \
+PATH=$path "$java25" -XX:+UseParallelGC -Xmx3g -Xss10m -XX:+UnlockExperimentalVMOptions -XX:+EnableJVMCI -XX:-UseJVMCICompiler \
   -Djava.awt.headless=true -Dorg.graalvm.version="$graalvm" -Dcom.oracle.graalvm.isaot=true \
   -Djava.system.class.loader=com.oracle.svm.hosted.NativeImageSystemClassLoader \
   -Dorg.graalvm.nativeimage.imagecode=buildtime -Xshare:off \
   -Djdk.internal.lambda.disableEagerInitialization=true -Djdk.internal.lambda.eagerlyInitialize=false \
   -Djava.lang.invoke.InnerClassLambdaMetafactory.initializeLambdas=false \
   -Djava.lang.invoke.MethodHandle.DONT_INLINE_THRESHOLD=-1 -Djava.lang.invoke.MethodHandle.PROFILE_GWT=false \
-  "${jvm_options[@]}" "${exports[@]}" \
+  "${jvm_options[@]}" "${target_jvm[@]}" "${exports[@]}" \
   --enable-native-access=org.graalvm.nativeimage.builder,ALL-UNNAMED \
   --patch-module org.graalvm.nativeimage.builder="$clib/patch" \
   --upgrade-module-path "$builder/jars/compiler-$graalvm.jar" --module-path "$modules" \
   -m org.graalvm.nativeimage.builder/com.oracle.svm.hosted.NativeImageGeneratorRunner \
   -imagecp "$root/$jar" -H:Path="$root/$out" -H:Name=sidecar-wait -H:Class=dev.sidecarwait.Main \
-  -H:ImageBuildID="$(cat /proc/sys/kernel/random/uuid)" -H:CLibraryPath="$clib" -H:CCompilerPath="$(command -v musl-gcc)" \
+  -H:ImageBuildID="$(cat /proc/sys/kernel/random/uuid)" -H:CLibraryPath="$clib" -H:CCompilerPath="$(command -v "$cc")" \
   -H:TempDirectory="$root/$out/tmp" -H:BuildOutputJSONFile="$root/$out/build-output.json" \
-  "${image_options[@]}" "${extra_options[@]}" > "$out/build.log" 2>&1 || { tail -60 "$out/build.log" >&2; say "the build failed: $out/build.log"; exit 1; }
+  "${image_options[@]}" "${target_image[@]}" "${extra_options[@]}" > "$out/build.log" 2>&1 \
+  || { tail -60 "$out/build.log" >&2; say "the build failed: $out/build.log"; exit 1; }
 rm -rf "$out/tmp"
-cp "$out/sidecar-wait" target/sidecar-wait
+[ "$arch" = amd64 ] || [ -f "$cap/.done" ] || touch "$cap/.done"
+
+# What was made, checked rather than taken from the log: an ELF for the target's machine, static (no interpreter),
+# stripped (no symbol table).
+elf=$(readelf -h -l -S "$out/sidecar-wait")
+case $arch in amd64) want="Advanced Micro Devices X86-64" ;; arm64) want="AArch64" ;; esac
+grep -q "^ *Machine: *$want\$" <<< "$elf" || { say "$out/sidecar-wait is not for $want: $(grep Machine: <<< "$elf")"; exit 1; }
+! grep -q INTERP <<< "$elf" || { say "$out/sidecar-wait is not static: it names an interpreter"; exit 1; }
+! grep -q '\.symtab' <<< "$elf" || { say "$out/sidecar-wait is not stripped (the builder's objcopy could not read it)"; exit 1; }
+
+mkdir -p "$(dirname "$binary")"
+cp "$out/sidecar-wait" "$binary"
 echo "$made_from" > "$out/made-from"
-"$java25" native/builder/BuildFigures.java "$out/build-output.json" target/sidecar-wait native/budget.properties \
-  "$(( $(date +%s) - start ))" > "$out/figures.txt" || { cat "$out/figures.txt"; exit 1; }
+"$java25" native/builder/BuildFigures.java "$out/build-output.json" "$binary" native/budget.properties \
+  "$(( $(date +%s) - start ))" "$arch" > "$out/figures.txt" || { cat "$out/figures.txt"; exit 1; }
 cat "$out/figures.txt"

@@ -5,8 +5,10 @@
 # NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest), nginx as a supervised command (GracefulStopTest), and wait for each to be ready with its own
 # client (redis-cli, pg_isready, mariadb-admin, rabbitmqctl, dig from bind9-dnsutils); the data-plane and DNS tests make network,
 # mount and PID namespaces (unshare, nsenter; ip brings their loopback up, ss sees what listens there). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
-# The tests that start the tool as a process run twice: on the JVM and on the native binary, which this script builds
-# first with scripts/native.sh (from Maven Central and Debian alone; a few minutes the first time, reused after).
+# The tests that start the tool as a process run three times: on the JVM, on the native binary, and on the arm64 native
+# binary under qemu-user (all but what emulation cannot show, docs/native.md); this script builds both binaries first
+# with scripts/native.sh (from Maven Central and Debian alone; a few minutes the first time, reused after) and
+# registers qemu-aarch64 with binfmt_misc (scripts/emulation.sh, as root).
 # HandoverProcessTest and ThreadMaskTest need a JDK 22 or later under /usr/lib/jvm beside the build's (these machines have Temurin 25
 # there; Debian 12 packages none): without one this script says so before anything runs.
 #
@@ -53,16 +55,25 @@ if [ -z "$jdk22" ]; then
 fi
 
 bash scripts/native.sh
+bash scripts/native.sh --arch arm64
+bash scripts/emulation.sh  # the arm64 binary runs under qemu-user
 
 # Every process the run starts carries this mark in its environment (the tests pass theirs on); one still running
 # once Maven has exited is a leftover of a test that did not end what it started: named, killed, and the run fails.
 mark=$(cat /proc/sys/kernel/random/uuid)
 status=0
 SIDECARWAIT_TEST_RUN=$mark mvn -B verify -Dnative.binary=target/sidecar-wait "$@" || status=$?
+# The process-level tests once more on the arm64 binary, under qemu-user: all but what emulation cannot show, each
+# left out by the tag that names qemu's reason (QemuUserTest, which runs only here, proves both reasons are qemu's).
+if [ "$status" -eq 0 ]; then
+  SIDECARWAIT_TEST_RUN=$mark mvn -B surefire:test@native-binary -Dnative.binary=target/arm64/sidecar-wait \
+    -Dnative.report=native-binary-arm64 -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dnative.excluded=jvm-only,qemu-renumbers-real-time-signals,qemu-resets-ignored-signals-at-exec "$@" || status=$?
+fi
 
 marked() {
   for environ in /proc/[0-9]*/environ; do
-    if tr '\0' '\n' < "$environ" 2>/dev/null | grep -qx "SIDECARWAIT_TEST_RUN=$mark"; then
+    if grep -qzx "SIDECARWAIT_TEST_RUN=$mark" "$environ" 2>/dev/null; then  # -z: the entries end in NUL
       pid=${environ#/proc/}; echo "${pid%/environ}"
     fi
   done

@@ -51,7 +51,9 @@ class MainProcessTest {
     void versionAndHelpGoToStdout() throws Exception {
         SidecarWaitProcess.Result version = SidecarWaitProcess.run(Map.of(), null, "--version");
         assertEquals(0, version.exit());
-        assertTrue(version.out().matches("sidecar-wait \\d+\\.\\d+\\.\\d+.*\\n"), version.out());
+        String runtime = SidecarWaitProcess.NATIVE ? "native" : "jar on Java " + Runtime.version().feature();
+        assertTrue(version.out().matches("sidecar-wait \\d+\\.\\d+\\.\\d+ \\(commit ([\\w.-]+-g)?[0-9a-f]{7}(-dirty)?, "
+                + SidecarWaitProcess.PLATFORM + ", " + runtime + "\\)\\n"), version.out());
         SidecarWaitProcess.Result help = SidecarWaitProcess.run(Map.of(), null, "wait", "--help");
         assertEquals(0, help.exit());
         assertTrue(help.out().contains("--timeoutSeconds"), help.out());

@@ -44,6 +44,48 @@ public final class SidecarWaitProcess {
     /** Whether the process is the native binary, which hands over by default where the JVM supervises. */
     public static final boolean NATIVE = BINARY != null;
 
+    /** The platform the tool runs as, as Kubernetes names it: the binary's own (its ELF header), else this JVM's. */
+    public static final String PLATFORM = "linux/" + (NATIVE ? elfMachine(BINARY) : kubernetesArch(System.getProperty("os.arch")));
+
+    /**
+     * Whether the binary is for another architecture than this machine's: it then runs under qemu-user (binfmt_misc,
+     * scripts/emulation.sh), and what qemu-user cannot show is left out (tags {@value #QEMU_RENUMBERS_REAL_TIME_SIGNALS},
+     * {@value #QEMU_RESETS_IGNORED_SIGNALS}).
+     */
+    public static final boolean EMULATED = !PLATFORM.equals("linux/" + kubernetesArch(System.getProperty("os.arch")));
+
+    /** A test that sends real-time signals across the emulation's edge, which qemu-user renumbers (QemuUserTest). */
+    public static final String QEMU_RENUMBERS_REAL_TIME_SIGNALS = "qemu-renumbers-real-time-signals";
+
+    /** A test of signals a parent left ignored, which qemu-user no longer ignores after the guest's exec (QemuUserTest). */
+    public static final String QEMU_RESETS_IGNORED_SIGNALS = "qemu-resets-ignored-signals-at-exec";
+
+    /** A test about qemu-user itself: run only under emulation (pom.xml's native-binary execution, on the arm64 binary). */
+    public static final String EMULATION_ONLY_TAG = "emulation-only";
+
+    private static String kubernetesArch(String javaArch) {
+        return switch (javaArch) {
+            case "amd64", "x86_64" -> "amd64";
+            case "aarch64" -> "arm64";
+            default -> javaArch;
+        };
+    }
+
+    /** e_machine, the two bytes at offset 18 of an ELF header (little-endian on both): 62 x86-64, 183 AArch64. */
+    private static String elfMachine(Path binary) {
+        try (java.io.InputStream in = Files.newInputStream(binary)) {
+            byte[] header = in.readNBytes(20);
+            int machine = (header[18] & 0xff) | (header[19] & 0xff) << 8;
+            return switch (machine) {
+                case 62 -> "amd64";
+                case 183 -> "arm64";
+                default -> throw new IllegalStateException(binary + " is an ELF file for machine " + machine);
+            };
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + binary + ": " + e.getMessage());
+        }
+    }
+
     private static Path binary() {
         String given = System.getProperty(BINARY_PROPERTY, "");
         if (given.isBlank()) {

@@ -1,14 +1,12 @@
 /*
  * Substrate VM's CPU-feature probe for x86-64 (com.oracle.svm.core.amd64.AMD64LibCHelper): which of the features the
- * builder names the CPU has, and whether it has every feature the image was compiled to require. The struct is
+ * builder names the CPU has (the check against the image's requirements is ../cpu_check.c). The struct is
  * generated from the builder's own @CStruct (amd64cpufeatures.h); a feature left 0 is one this probe does not look for,
  * which only keeps the image from using it. Bits are from Intel's SDM, vol. 2A, CPUID (leaves 1, 7 and 0x80000001) and
  * vol. 1, 13.3 (XGETBV: the OS saves the AVX and AVX-512 state).
  */
 #include <cpuid.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "amd64cpufeatures.h"
 
@@ -78,29 +76,3 @@ void determineCPUFeatures(CPUFeatures *f) {
   }
 }
 
-/*
- * 0 when the CPU has every feature the image requires, else -1. The build-time mask has a byte per field of the struct
- * (CPUFeatureAccessFeatureBase.initializeCPUFeatureAccessData): 0xFE where the feature is required, 0xFF elsewhere, so
- * a field ORed with its mask byte is 0xFF unless a required feature is missing.
- */
-int checkCPUFeatures(const unsigned char *buildtimeMask) {
-  CPUFeatures actual;
-  const unsigned char *has = (const unsigned char *)&actual;
-  determineCPUFeatures(&actual);
-  for (size_t i = 0; i < sizeof(CPUFeatures); i++) {
-    if ((unsigned char)(has[i] | buildtimeMask[i]) != 0xFF) {
-      return -1;
-    }
-  }
-  return 0;
-}
-
-int checkCPUFeaturesOrExit(const unsigned char *buildtimeMask, const char *errorMessage) {
-  int result = checkCPUFeatures(buildtimeMask);
-  if (result != 0) {
-    fputs(errorMessage, stderr);
-    fputc('\n', stderr);
-    exit(1);
-  }
-  return result;
-}
