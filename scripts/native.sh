@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The native binary, target/sidecar-wait, built on this machine from Maven Central and Debian's archive alone: no
+# The native binary (target/sidecar-wait; for arm64 target/arm64/sidecar-wait), built on this machine from Maven
+# Central and Debian's archive alone: no
 # GraalVM distribution. What a distribution ships and the registries do not is made here (docs/native.md, "The CI
 # build"):
 #   - GraalVM's builder jars (native/builder/pom.xml), run on the JDK 25 under /usr/lib/jvm, with the arguments
@@ -8,10 +9,11 @@
 #     newest JDK source the archive serves, patched for JDK 25 (native/jdk/) and compiled against JNI headers
 #     generated from the JDK 25's own classes;
 #   - Substrate VM's own C helpers and the JVM functions the JDK libraries call (native/c/), zlib from Debian's
-#     source, all built with musl-gcc (Debian's musl-tools) for a fully static binary.
+#     source, all built with musl's gcc (Debian's musl-tools; for arm64 musl-dev:arm64) for a fully static binary.
 # What it fetched and compiled is kept under $SIDECAR_WAIT_NATIVE_CACHE (default ~/.cache/sidecar-wait-native) and
-# reused by the next run. It then prints the build's figures and compares them with native/budget.properties: a
-# file or a count of reachable methods more than 1% over the budget fails the build.
+# reused by the next run, each architecture's apart. It then checks the file (the target's machine, static, stripped),
+# prints the build's figures and compares them with the architecture's in native/budget.properties: a file or a
+# count of reachable methods more than 1% over the budget fails the build.
 #
 # Either architecture, from this x86-64 machine: amd64 natively, arm64 with Debian's aarch64 cross toolchain (musl's
 # and binutils'), the builder's C queries for the target run under qemu-user (scripts/emulation.sh registers it).
@@ -19,7 +21,8 @@
 #   bash scripts/native.sh                # builds the jar if needed, then target/sidecar-wait (amd64)
 #   bash scripts/native.sh --arch arm64   # target/arm64/sidecar-wait, for linux/arm64 nodes
 #   SIDECAR_WAIT_NATIVE_OPTIONS="-H:+PrintAnalysisCallTree -H:PrintAnalysisCallTreeType=CSV" bash scripts/native.sh
-#                                         # extra builder options, for looking into the image (reports in target/native)
+#                                         # extra builder options, for looking into the image (reports in target/native,
+#                                         # target/native-arm64)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
