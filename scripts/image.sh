@@ -84,7 +84,8 @@ for arch in amd64 arm64; do
   grep -q "^sidecar-wait $version (commit .*, linux/$arch, native)$" <<< "$said" || { say "linux/$arch --version: $said"; exit 1; }
   container=$("${run[@]}" -d --platform "linux/$arch" "oci:$root/$out/oci" wait --url tcp://127.0.0.1:1 --timeout 60s 2>/dev/null | tail -1)
   pid=$(podman "${store[@]}" inspect --format '{{.State.Pid}}' "$container")
-  status=$(cat "/proc/$pid/status")
+  status=$(cat "/proc/$pid/status" 2>/dev/null) && [ "$pid" -gt 0 ] \
+    || { say "linux/$arch: the wait is not running: $(podman "${store[@]}" logs "$container" 2>&1 | tail -3)"; exit 1; }
   podman "${store[@]}" rm -f "$container" >/dev/null
   grep -qP '^Uid:\t65532\t65532\t65532\t65532$' <<< "$status" || { say "linux/$arch runs as $(grep ^Uid <<< "$status")"; exit 1; }
   grep -qP '^Gid:\t65532\t65532\t65532\t65532$' <<< "$status" || { say "linux/$arch runs as $(grep ^Gid <<< "$status")"; exit 1; }
