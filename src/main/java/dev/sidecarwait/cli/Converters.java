@@ -18,22 +18,14 @@ final class Converters {
     static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            try {
-                return Durations.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return parsed(value, Durations::parse);
         }
     }
 
     static final class PositiveDurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            try {
-                return Durations.parsePositive(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return parsed(value, Durations::parsePositive);
         }
     }
 
@@ -75,11 +67,7 @@ final class Converters {
     static final class StopSignalConverter implements ITypeConverter<StopSignal> {
         @Override
         public StopSignal convert(String value) {
-            try {
-                return StopSignal.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return parsed(value, StopSignal::parse);
         }
     }
 
@@ -151,6 +139,15 @@ final class Converters {
         }
     }
 
+    /** {@code parser}'s answer; its IllegalArgumentException, whose message says what is wrong, as picocli's. */
+    private static <T> T parsed(String value, Function<String, T> parser) {
+        try {
+            return parser.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
+
     private static <E extends Enum<E>> E choice(E[] choices, String value) {
         try {
             return Choices.parse(choices, value);
@@ -162,11 +159,7 @@ final class Converters {
     static final class StatusConverter implements ITypeConverter<ExpectedStatus> {
         @Override
         public ExpectedStatus convert(String value) {
-            try {
-                return ExpectedStatus.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
+            return parsed(value, ExpectedStatus::parse);
         }
     }
 }
