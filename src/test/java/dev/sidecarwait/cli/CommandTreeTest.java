@@ -129,7 +129,8 @@ class CommandTreeTest {
                 "the second run has its own environment and none of the first run's flags: " + secondText);
         assertTrue(secondText.startsWith("2023-11-14T22:13:20.000Z"), "and its own clock: " + secondText);
         assertEquals(0, Cli.run(tree, second, "--version"));
-        assertTrue(secondOut.toString(StandardCharsets.UTF_8).endsWith("sidecar-wait 0.1.0\n"));
+        assertTrue(secondOut.toString(StandardCharsets.UTF_8).matches("(?s).*\nsidecar-wait 0\\.1\\.0 \\(commit .*\\)\n"),
+                secondOut.toString(StandardCharsets.UTF_8));
     }
 
     @Test
