@@ -5,6 +5,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /** Logging flags shared by every command. */
@@ -43,7 +44,7 @@ final class LogOptions {
         Log.Level istioLevel = pilotAgent == null ? null : pilotAgent.level();
         if (istioFormat != null && format != null && istioFormat != format) {
             throw new UsageError("--log_as_json=" + (istioFormat == Log.Format.JSON) + " and --log-format "
-                    + format.name().toLowerCase(java.util.Locale.ROOT) + " disagree; give one of them");
+                    + format.name().toLowerCase(Locale.ROOT) + " disagree; give one of them");
         }
         if (istioLevel != null && (verbose || quiet)) {
             throw new UsageError("--log_output_level and " + (verbose ? "--verbose" : "--quiet")

@@ -44,7 +44,7 @@ final class SuperviseOptions {
             throw new UsageError(by + " hands the process over to the command, so nothing can run after it: "
                     + "drop it, or drop --quit-url and --quit-sidecar");
         }
-        if (Boolean.FALSE.equals(supervised) && onStop != null) {
+        if (hasCommand && Boolean.FALSE.equals(supervised) && onStop != null) {
             throw new UsageError(by + " hands the process over to the command (exec), and then SIGTERM reaches it as it is: "
                     + onStopBy + " needs sidecar-wait to stay as its parent to turn SIGTERM into " + onStop + "; drop one of them");
         }
