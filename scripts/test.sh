@@ -2,8 +2,8 @@
 # The README's test command: installs what the tests need and is missing, then runs every test (mvn -B verify).
 #
 # The tests start real servers from Debian's packages: Redis, PostgreSQL, MariaDB (ServerProbeTest), RabbitMQ and
-# NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest), nginx as a supervised command (GracefulStopTest), and wait for each to be ready with its own
-# client (redis-cli, pg_isready, mariadb-admin, rabbitmqctl, dig from bind9-dnsutils); the data-plane and DNS tests make network,
+# NATS (BrokerProbeTest), dnsmasq as the pod's DNS server (PodDnsTest), nginx as a supervised command
+# (GracefulStopTest), and wait for each to be ready with its own client (redis-cli, pg_isready, mariadb-admin, rabbitmqctl, dig from bind9-dnsutils); the data-plane and DNS tests make network,
 # mount and PID namespaces (unshare, nsenter; ip brings their loopback up, ss sees what listens there). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
 # The tests that start the tool as a process run three times: on the JVM, on the native binary, and on the arm64 native
 # binary under qemu-user (all but what emulation cannot show, docs/native.md); this script builds both binaries first
@@ -86,7 +86,7 @@ done
 if [ -n "$left" ]; then
   echo "scripts/test.sh: the tests left these processes running (now killed):" >&2
   for pid in $left; do
-    echo "  pid $pid (parent $(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null)): $(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)" >&2
+    echo "  pid $pid (parent $(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null)): $({ tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null)" >&2
     kill -KILL "$pid" 2>/dev/null || true
   done
   [ "$status" -ne 0 ] || status=1
