@@ -23,8 +23,12 @@ import java.util.stream.Stream;
  */
 public final class SidecarWaitProcess {
 
-    /** coreutils' env with every signal back to its default, then the command: how each test starts an entrypoint. */
-    public static final List<String> ENTRYPOINT = List.of("env", "--default-signal");
+    /**
+     * How each test starts an entrypoint: in a session and process group of its own, as runc starts a container's
+     * first process (setsid, which execs in place: the pid is the tool's), then coreutils' env with every signal back to
+     * its default. The group is what {@link #endTree} ends even after its leader has died.
+     */
+    public static final List<String> ENTRYPOINT = List.of("setsid", "env", "--default-signal");
 
     /** The system property naming the native binary to run instead of the JVM. */
     public static final String BINARY_PROPERTY = "sidecarwait.binary";
@@ -141,8 +145,10 @@ public final class SidecarWaitProcess {
 
     /**
      * Ends {@code process} and every process below it, however the test ended: each is stopped (SIGSTOP) until the
-     * tree no longer grows, as a stopped process cannot fork and a killed parent's children would be lost to init,
-     * then all are killed. A supervised command therefore never outlives a failed test.
+     * tree no longer grows, as a stopped process cannot fork, then all are killed. A child whose parent died before
+     * this (a wrapper killed by a signal mid-test) has left the tree for init; it is still in the process group the
+     * tree's leaders head ({@link #ENTRYPOINT}), so those groups are stopped and killed too. A supervised command
+     * therefore never outlives a failed test.
      */
     public static void endTree(Process process) throws IOException, InterruptedException {
         ProcessHandle root = process.toHandle();
@@ -153,15 +159,34 @@ public final class SidecarWaitProcess {
             if (found.isEmpty()) {
                 break;
             }
-            List<String> stop = new ArrayList<>(List.of("kill", "-STOP"));
-            found.forEach(handle -> stop.add(Long.toString(handle.pid())));
-            new ProcessBuilder(stop).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
-                    .waitFor(); // some may have ended meanwhile: kill says so and exits non-zero
+            signal("-STOP", found.stream().map(handle -> Long.toString(handle.pid())).toList());
             tree.addAll(found);
         }
+        // Groups led from the tree, never the test JVM's own: the root's (it may be dead), and each member's it leads.
+        List<String> groups = new ArrayList<>(List.of("-" + root.pid()));
+        tree.stream().filter(handle -> handle != root && leadsItsGroup(handle.pid())).forEach(h -> groups.add("-" + h.pid()));
+        signal("-STOP", groups);
+        signal("-KILL", groups);
         tree.forEach(ProcessHandle::destroyForcibly);
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("pid " + process.pid() + " outlived SIGKILL for 30 s");
+        }
+    }
+
+    /** kill(1) with {@code signal} to each of {@code targets} (pids, or -pgid); some may be gone: kill then says so. */
+    private static void signal(String signal, List<String> targets) throws IOException, InterruptedException {
+        List<String> kill = new ArrayList<>(List.of("kill", signal, "--"));
+        kill.addAll(targets);
+        new ProcessBuilder(kill).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
+
+    /** Whether the process's group id (the 5th field of /proc/PID/stat, after its parenthesised name) is its pid. */
+    private static boolean leadsItsGroup(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2].equals(Long.toString(pid));
+        } catch (IOException | RuntimeException gone) {
+            return false;
         }
     }
 
