@@ -57,8 +57,6 @@ public final class WaitRun {
         this.log = log;
         this.termination = termination;
         this.plan = plan;
-        this.awaitedNow = plan.auto() ? "the pod's data plane to be found (--mesh auto)"
-                : Awaited.of(plan.targets(plan.preset()), plan.preset()).subject();
     }
 
     public int run() throws Exception {
@@ -105,6 +103,8 @@ public final class WaitRun {
     /** The supervisor, with a handler for every signal it takes; says what becomes of signals, at --verbose. */
     private Supervisor supervisor(boolean handOver, String program) {
         StopSignal onStop = plan.onStop() == null ? StopSignal.TERM : plan.onStop();
+        awaitedNow = plan.auto() ? "the pod's data plane to be found (--mesh auto)"
+                : Awaited.of(plan.targets(plan.preset()), plan.preset()).subject(); // until the wait knows better
         Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"), onStop, () -> awaitedNow);
         List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
         log.debug(handOver ? "Until the hand-over a signal that would end a process ends the wait (exit 128+N); after it, "
