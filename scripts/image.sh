@@ -14,6 +14,14 @@ cd "$(dirname "$0")/.."
 root=$PWD
 say() { echo "image.sh: $*" >&2; }
 
+# Each podman run leaves a conmon behind it, reparented to PID 1, which stays a zombie where PID 1 does not reap: the
+# whole script runs in a PID namespace of its own, whose first process (bash) reaps them and whose end takes them all.
+if [ -z "${IMAGE_SH_PID_NAMESPACE:-}" ]; then
+  [ "$(id -u)" -eq 0 ] || { say "needs root: podman and buildah as root, a PID namespace"; exit 1; }
+  bash scripts/emulation.sh  # before: the namespace's own /proc has no binfmt_misc mounted on it
+  exec unshare --fork --pid --kill-child --mount-proc env IMAGE_SH_PID_NAMESPACE=1 bash "$0" "$@"
+fi
+
 declare -A binary=([amd64]=target/sidecar-wait [arm64]=target/arm64/sidecar-wait)
 for arch in amd64 arm64; do
   [ -x "${binary[$arch]}" ] || { say "no ${binary[$arch]}: build it first (bash scripts/native.sh --arch $arch)"; exit 1; }
@@ -25,12 +33,10 @@ command -v buildah >/dev/null || missing+=(buildah)
 command -v podman >/dev/null || missing+=(podman)
 command -v runc >/dev/null || missing+=(runc)  # crun refuses these machines' hybrid cgroups
 if [ ${#missing[@]} -gt 0 ]; then
-  [ "$(id -u)" -eq 0 ] || { say "needs ${missing[*]} (Debian packages); run it as root, or install them first"; exit 1; }
   say "installing ${missing[*]} (apt-get)..."
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-bash scripts/emulation.sh
 
 version=$("${binary[amd64]}" --version | sed -n 's/^sidecar-wait \([^ ]*\) .*/\1/p')
 out=target/image
