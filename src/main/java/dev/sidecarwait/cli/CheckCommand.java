@@ -1,20 +1,9 @@
 package dev.sidecarwait.cli;
 
-import dev.sidecarwait.mesh.AdminApi;
-import dev.sidecarwait.mesh.Detector;
-import dev.sidecarwait.mesh.EnvoyAdmin;
-import dev.sidecarwait.mesh.MeshDefaults;
+import dev.sidecarwait.check.CheckPlan;
+import dev.sidecarwait.check.CheckRun;
 import dev.sidecarwait.mesh.PodMesh;
-import dev.sidecarwait.output.CheckReport;
-import dev.sidecarwait.probe.ExpectedStatus;
-import dev.sidecarwait.probe.NetworkProber;
-import dev.sidecarwait.probe.ProbeResult;
-import dev.sidecarwait.probe.Target;
-import dev.sidecarwait.wire.Timeout;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,6 +22,7 @@ import picocli.CommandLine.Option;
                 "  sidecar-wait check --watch           # again every second until ready",
                 "  sidecar-wait check --watch --timeout 2m -q || echo not ready",
                 "  sidecar-wait check --output json | jq .envoy.explanation"})
+/** check's command line: its flags and help. settle makes them a CheckPlan, which CheckRun runs. */
 final class CheckCommand implements Subcommand {
 
     enum Output { TEXT, JSON }
@@ -64,65 +54,18 @@ final class CheckCommand implements Subcommand {
 
     @Override
     public int run(Context context) throws InterruptedException {
+        CheckPlan plan = settle(new Env(context.env()));
+        return new CheckRun(context.clock(), context.out(), context.err(), PodMesh.proc(), plan).run();
+    }
+
+    /** The flags, then the environment, then the defaults: every setting once, every usage error before a look. */
+    CheckPlan settle(Env env) {
         if (verbose && quiet) {
             throw new UsageError("--verbose and --quiet cannot be used together");
         }
-        Env env = new Env(context.env());
         MeshOption.Choice choice = probe.meshOption.resolve(env);
-        List<Target> given = probe.given(env);
-        ExpectedStatus status = probe.givenStatus(env);
-        AdminApi adminSetting = probe.admin.settle(env);
-        Duration requestTimeout = probe.requestTimeout(env);
-        Detector detector = new Detector(context.clock(), PodMesh.proc());
-        EnvoyAdmin envoy = new EnvoyAdmin(context.clock());
-        long deadline = context.clock().nanoTime() + (timeout == null ? 0 : timeout.toNanos());
-        while (true) {
-            long start = context.clock().nanoTime();
-            PodMesh pod;
-            try {
-                pod = PodMesh.now(choice.preset(), choice == MeshOption.Choice.AUTO, detector); // again every look: a sidecar may bind its ports later
-            } catch (IOException e) {
-                context.err().println(PodMesh.unreadable(e));
-                return 1;
-            }
-            List<Target> targets = MeshDefaults.targets(given, pod.mesh());
-            NetworkProber prober = new NetworkProber(context.clock(), MeshDefaults.expectedStatus(status, pod.mesh()));
-            // Envoy is asked why only about Envoy: a check of dependencies alone has no proxy to explain, unless asked.
-            boolean askEnvoy = verbose || adminSetting.given()
-                    || pod.mesh() != null && targets.stream().anyMatch(pod.mesh()::ownEndpoint);
-            Target.Http admin = askEnvoy ? adminSetting.forMesh(pod.mesh()) : null;
-            List<ProbeResult> results = new ArrayList<>();
-            for (Target target : targets) {
-                ProbeResult result = prober.probe(target, within(requestTimeout, deadline - context.clock().nanoTime()));
-                String unanswered = pod.unanswered(result);
-                results.add(unanswered.isEmpty() ? result : new ProbeResult(result.target(), false, 0,
-                        result.detail() + unanswered, result.bodyLine(), result.latency()));
-            }
-            EnvoyAdmin.Diagnosis why = admin == null ? null
-                    : envoy.diagnose(admin, within(requestTimeout, deadline - context.clock().nanoTime()).duration());
-            CheckReport report = new CheckReport(results, why, context.clock().now(),
-                    pod.detected() == null ? null : pod.detected().describe());
-            if (quiet) {
-                // the exit code says it
-            } else if (output == Output.JSON) {
-                report.printJson(context.out());
-            } else {
-                report.printText(context.out(), verbose);
-            }
-            if (report.allReady()) {
-                return 0;
-            }
-            long next = start + period.toNanos();
-            if (!watch || timeout != null && next - deadline >= 0) {
-                return 1;
-            }
-            context.clock().sleep(Duration.ofNanos(Math.max(0, next - context.clock().nanoTime())));
-        }
-    }
-
-    /** The request timeout, or what is left of --timeout when that is less. */
-    private Timeout within(Duration requestTimeout, long nanosLeft) {
-        return timeout == null ? Timeout.of(requestTimeout)
-                : Timeout.within(requestTimeout, Duration.ofNanos(Math.max(nanosLeft, 1_000_000)));
+        CheckPlan.Output to = quiet ? CheckPlan.Output.NONE : CheckPlan.Output.valueOf(output.name());
+        return new CheckPlan(choice.preset(), choice == MeshOption.Choice.AUTO, probe.given(env), probe.givenStatus(env),
+                probe.admin.settle(env), probe.requestTimeout(env), to, watch, period, timeout, verbose);
     }
 }

@@ -8,7 +8,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The flags pilot-agent attaches to its root command, which {@code pilot-agent wait} therefore takes too: Istio's
- * logging options (istio/istio pkg/log/options.go, AttachFlags, called from pilot/cmd/pilot-agent/app/cmd.go) and
+ * logging options (istio/istio pkg/log/options.go, AttachFlags, called from pilot/cmd/pilot-agent/app/cmd.go; the
+ * --log_rotate flags are gone since istio/istio#52451, and pilot-agent 1.30.3 refuses them as unknown) and
  * klog's verbosity as --vklog (pkg/log/klog.go, EnableKlogWithCobra, called by pilot-agent's main.go; pkg/cmd/cmd.go's
  * AddFlags copies Go's flag set, which holds it). Both spellings, --flag=v and --flag v, as pflag takes them, so a
  * hook written for pilot-agent runs unchanged. --log_as_json and the default scope's --log_output_level mean here what
@@ -27,18 +28,6 @@ final class PilotAgentFlags {
 
     @Option(names = "--log_target", paramLabel = "PATH", hidden = true)
     List<String> targets = new ArrayList<>();
-
-    @Option(names = "--log_rotate", paramLabel = "PATH", hidden = true)
-    String rotate;
-
-    @Option(names = "--log_rotate_max_age", paramLabel = "DAYS", converter = Converters.WholeNumber.class, hidden = true)
-    Integer rotateMaxAge;
-
-    @Option(names = "--log_rotate_max_size", paramLabel = "MB", converter = Converters.WholeNumber.class, hidden = true)
-    Integer rotateMaxSize;
-
-    @Option(names = "--log_rotate_max_backups", paramLabel = "N", converter = Converters.WholeNumber.class, hidden = true)
-    Integer rotateMaxBackups;
 
     @Option(names = "--log_stacktrace_level", paramLabel = "SCOPE:LEVEL,...", hidden = true)
     String stacktraceLevels;
@@ -94,10 +83,6 @@ final class PilotAgentFlags {
         if (!targets.isEmpty()) {
             given.add("--log_target");
         }
-        addIfGiven(given, "--log_rotate", rotate);
-        addIfGiven(given, "--log_rotate_max_age", rotateMaxAge);
-        addIfGiven(given, "--log_rotate_max_size", rotateMaxSize);
-        addIfGiven(given, "--log_rotate_max_backups", rotateMaxBackups);
         addIfGiven(given, "--log_stacktrace_level", stacktraceLevels);
         addIfGiven(given, "--log_caller", callers);
         addIfGiven(given, "--vklog", vklog);

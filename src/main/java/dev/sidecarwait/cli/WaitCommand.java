@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
                         + "--termination-log), shown by kubectl describe pod.",
                 "",
                 "pilot-agent's root flags are taken too, in both spellings (--log_as_json, --log_output_level, --log_target, "
-                        + "--log_rotate*, --log_stacktrace_level, --log_caller, --vklog): docs/wait.md says what each does here.",
+                        + "--log_stacktrace_level, --log_caller, --vklog): docs/wait.md says what each does here.",
                 "",
                 "Examples:",
                 "  Istio postStart hook (pilot-agent's flags), its log also in kubectl logs:",

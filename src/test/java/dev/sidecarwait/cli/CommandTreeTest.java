@@ -199,9 +199,7 @@ class CommandTreeTest {
                 Map.entry("--output", "json"), Map.entry("--port", "8080"), Map.entry("--exclude-process", "envoy,pilot-agent"),
                 Map.entry("--exclude-port", "15021"), Map.entry("--min", "2s"), Map.entry("--source", "both"),
                 Map.entry("--stop-signal", "SIGQUIT"), Map.entry("--log_output_level", "default:debug,ads:info"),
-                Map.entry("--log_target", "stdout"), Map.entry("--log_rotate", "/var/log/agent.log"),
-                Map.entry("--log_rotate_max_age", "7"), Map.entry("--log_rotate_max_size", "10"),
-                Map.entry("--log_rotate_max_backups", "3"), Map.entry("--log_stacktrace_level", "default:none"),
+                Map.entry("--log_target", "stdout"), Map.entry("--log_stacktrace_level", "default:none"),
                 Map.entry("--log_caller", "default"), Map.entry("--vklog", "9")));
         CommandLine whole = CommandTree.build();
         CommandLine pruned = CommandTree.forTheImage();

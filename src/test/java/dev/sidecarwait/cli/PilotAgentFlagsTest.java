@@ -42,18 +42,14 @@ class PilotAgentFlagsTest {
     @Test
     void everyRootFlagIsTakenInBothSpellingsAndOneDebugLineNamesThoseWithoutEffect() {
         String[][] spellings = {
-            {"--log_target=stdout", "--log_target=/var/log/a.log", "--log_rotate=/var/log/agent.log", "--log_rotate_max_age=7",
-                "--log_rotate_max_size=10", "--log_rotate_max_backups=3", "--log_stacktrace_level=default:none",
+            {"--log_target=stdout", "--log_target=/var/log/a.log", "--log_stacktrace_level=default:none",
                 "--log_caller=default", "--vklog=9", "--log_as_json=false", "--log_output_level=default:debug"},
-            {"--log_target", "stdout", "--log_target", "/var/log/a.log", "--log_rotate", "/var/log/agent.log",
-                "--log_rotate_max_age", "7", "--log_rotate_max_size", "10", "--log_rotate_max_backups", "3",
-                "--log_stacktrace_level", "default:none", "--log_caller", "default", "--vklog", "9", "--log_as_json", "false",
+            {"--log_target", "stdout", "--log_target", "/var/log/a.log", "--log_stacktrace_level", "default:none", "--log_caller", "default", "--vklog", "9", "--log_as_json", "false",
                 "--log_output_level", "default:debug"}};
         for (String[] flags : spellings) {
             CliRun run = waitWith(flags);
             assertEquals(0, run.exit(), run.err());
-            assertTrue(run.err().contains("\tdebug\tpilot-agent's --log_target, --log_rotate, --log_rotate_max_age, "
-                    + "--log_rotate_max_size, --log_rotate_max_backups, --log_stacktrace_level, --log_caller, --vklog: "
+            assertTrue(run.err().contains("\tdebug\tpilot-agent's --log_target, --log_stacktrace_level, --log_caller, --vklog: "
                     + "accepted, no effect here"), run.err());
             assertTrue(run.err().contains(" is ready!"), run.err());
         }
@@ -93,7 +89,8 @@ class PilotAgentFlagsTest {
         Map<String[], String> cases = Map.of(
                 new String[] {"--log_output_level", "loud"}, "--log_output_level: 'loud' is not debug, info, warn, error, fatal or none",
                 new String[] {"--log_output_level=a:b:c"}, "--log_output_level: 'a:b:c' is not SCOPE:LEVEL",
-                new String[] {"--log_rotate_max_age", "week"}, "--log_rotate_max_age: 'week' is not a whole number",
+                new String[] {"--log_rotate_max_age", "7"}, "unknown option: '--log_rotate_max_age'",
+                new String[] {"--log_rotate=/var/log/agent.log"}, "unknown option: '--log_rotate=/var/log/agent.log'",
                 new String[] {"--vklog=high"}, "--vklog: 'high' is not a whole number",
                 new String[] {"--log_as_json=maybe"}, "--log_as_json: 'maybe' is not true or false",
                 new String[] {"--log_as_yaml"}, "unknown option: '--log_as_yaml'",
