@@ -10,6 +10,8 @@
 #     generated from the JDK 25's own classes;
 #   - Substrate VM's own C helpers and the JVM functions the JDK libraries call (native/c/), zlib from Debian's
 #     source, all built with musl's gcc (Debian's musl-tools; for arm64 musl-dev:arm64) for a fully static binary.
+# After each build it writes the binary's CycloneDX SBOM and third-party notices beside it in $out (target/native,
+# target/native-arm64), from what the build used (native/sbom/BinaryBom.java).
 # What it fetched and compiled is kept under $SIDECAR_WAIT_NATIVE_CACHE (default ~/.cache/sidecar-wait-native) and
 # reused by the next run, each architecture's apart. It then checks the file (the target's machine, static, stripped),
 # prints the build's figures and compares them with the architecture's in native/budget.properties: a file or a
@@ -94,6 +96,11 @@ if [ ! -f "$builder/.done" ]; then
   mvn -B -q -f native/builder/pom.xml dependency:copy-dependencies -DoutputDirectory="$builder/jars"
   touch "$builder/.done"
 fi
+# Their POMs too, which name each jar's licence (native/sbom/BinaryBom.java reads them for the SBOM)
+if [ ! -f "$builder/poms/.done" ]; then
+  mvn -B -q -f native/builder/pom.xml dependency:copy-dependencies -Dmdep.copyPom=true -DoutputDirectory="$builder/poms"
+  rm -f "$builder"/poms/*.jar && touch "$builder/poms/.done"
+fi
 
 # The builder's methods the image substitutes are still the code the substitutions were written against
 "$java25" native/builder/SubstitutedMethods.java "$builder/jars/svm-$graalvm.jar" native/builder/substituted.txt
@@ -129,11 +136,19 @@ if [ ! -f "$clib/.done" ]; then
     done
     [ -n "$fetched" ] || { say "Debian's archive served no $package source"; exit 1; }
     say "$package $fetched"
+    echo "debian.$package=$fetched" >> "$clib/sources.properties"  # what the SBOM names
   done)
   tar -xJf "$work"/openjdk-17_*.orig.tar.xz -C "$work" --wildcards '*/src/java.base/*/native/*' '*/src/hotspot/share/include/*' \
-    '*/src/hotspot/os/posix/include/*'
+    '*/src/hotspot/os/posix/include/*' '*/LICENSE' '*/ASSEMBLY_EXCEPTION' '*/ADDITIONAL_LICENSE_INFO'
   tar -xjf "$work"/zlib_*.orig.tar.bz2 -C "$work"
   jdk17=$(echo "$work"/openjdk-17-*/)
+  # The licence texts of the sources compiled, for the notices shipped beside the binary
+  mkdir -p "$clib/legal/openjdk-17" "$clib/legal/zlib"
+  cp "$jdk17"/{LICENSE,ASSEMBLY_EXCEPTION,ADDITIONAL_LICENSE_INFO} "$clib/legal/openjdk-17/"
+  zlibsrc=$(echo "$work"/zlib-*/)
+  if [ -f "$zlibsrc/LICENSE" ]; then cp "$zlibsrc/LICENSE" "$clib/legal/zlib/LICENSE"
+  else sed -n '/^Copyright notice:/,$p' "$zlibsrc/README" > "$clib/legal/zlib/LICENSE"; fi
+  [ -s "$clib/legal/zlib/LICENSE" ] || { say "zlib's source has no licence text where expected"; exit 1; }
   git -C "$jdk17" apply --whitespace=nowarn "$root/native/jdk/openjdk17-for-jdk25.patch"
 
   say "generating JNI headers from JDK 25's classes and the CPU-feature headers from the builder..."
@@ -197,17 +212,50 @@ fi
 # --- the image ----------------------------------------------------------------------------------------------------
 jar=target/sidecar-wait.jar
 # (again after a commit too: the jar names its commit in the version line)
-if [ ! -f "$jar" ] || [ -n "$(find src/main native pom.xml -newer "$jar" -print -quit)" ] \
+if [ ! -f "$jar" ] || [ ! -f target/sidecar-wait.cdx.xml ] || [ -n "$(find src/main native pom.xml -newer "$jar" -print -quit)" ] \
   || [ "$(git log -1 --format=%ct 2>/dev/null || echo 0)" -gt "$(stat -c %Y "$jar")" ]; then
   say "building the jar (mvn -B -q package -DskipTests)..."
   mvn -B -q package -DskipTests
 fi
+
+# The binary's CycloneDX SBOM and third-party notices ($out/sidecar-wait.cdx.json, $out/THIRD-PARTY-NOTICES.txt), from
+# what this build used: the Debian sources compiled, the musl linked, the JDK and GraalVM built with (native/sbom/).
+bill_of_materials() {
+  local release=$jdk25/release
+  {
+    echo "arch=$arch"
+    echo "timestamp=$(git log -1 --format=%cI 2>/dev/null || date -u +%FT%TZ)"
+    echo "distro=$(. /etc/os-release && echo "$ID-$VERSION_ID")"
+    echo "graalvm.version=$graalvm"
+    echo "graalvm.runtime=org.graalvm.nativeimage:svm,org.graalvm.compiler:compiler,org.graalvm.sdk:nativeimage,org.graalvm.sdk:word,org.graalvm.sdk:collections"
+    for key in JAVA_VERSION JAVA_RUNTIME_VERSION IMPLEMENTOR IMPLEMENTOR_VERSION SOURCE_REPO; do
+      value=$(sed -n "s/^$key=\"\(.*\)\"$/\1/p" "$release")
+      case $key in
+        JAVA_VERSION) echo "jdk.version=$value" ;;
+        JAVA_RUNTIME_VERSION) echo "jdk.runtime.version=$value" ;;
+        IMPLEMENTOR) echo "jdk.implementor=$value" ;;
+        IMPLEMENTOR_VERSION) echo "jdk.implementor.version=$value" ;;
+        SOURCE_REPO) echo "jdk.source=$value" ;;
+      esac
+    done
+    cat "$clib/sources.properties"
+    echo "debian.musl=$(dpkg-query -W -f='${source:Version}' "musl-dev:$arch")"  # the target's: both may be installed
+  } > "$out/components.properties"
+  rm -rf "$out/legal" && mkdir -p "$out/legal/apache-2.0" "$out/legal/jdk-java.base" "$out/legal/musl"
+  cp LICENSE "$out/legal/apache-2.0/LICENSE"
+  cp "$jdk25"/legal/java.base/* "$out/legal/jdk-java.base/"
+  cp -r "$clib/legal/openjdk-17" "$clib/legal/zlib" native/sbom/legal/graalvm "$out/legal/"
+  cp "/usr/share/doc/musl-dev/copyright" "$out/legal/musl/copyright"
+  "$java25" native/sbom/BinaryBom.java "$out/components.properties" target/sidecar-wait.cdx.xml "$binary" \
+    "$builder/poms" "$out/legal" "$out"
+}
 
 # The same jar, builder and C libraries as the binary there was built from: it stands, with its figures.
 extra_options=(${SIDECAR_WAIT_NATIVE_OPTIONS:-})
 made_from="$arch $(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum native/native-image.properties native/builder/*.java | sha256sum | cut -c1-16) ${extra_options[*]}"
 if [ -x "$binary" ] && [ -f "$out/made-from" ] && [ "$(cat "$out/made-from")" = "$made_from" ]; then
   say "$binary is up to date (made from this jar, builder and C libraries)"
+  bill_of_materials
   "$java25" native/builder/BuildFigures.java "$out/build-output.json" "$binary" native/budget.properties \
     "$(sed -n 's/^build.seconds=//p' "$out/figures.txt")" "$arch"
   exit $?
@@ -280,6 +328,7 @@ grep -q "^ *Machine: *$want\$" <<< "$elf" || { say "$out/sidecar-wait is not for
 mkdir -p "$(dirname "$binary")"
 cp "$out/sidecar-wait" "$binary"
 echo "$made_from" > "$out/made-from"
+bill_of_materials
 "$java25" native/builder/BuildFigures.java "$out/build-output.json" "$binary" native/budget.properties \
   "$(( $(date +%s) - start ))" "$arch" > "$out/figures.txt" || { cat "$out/figures.txt"; exit 1; }
 cat "$out/figures.txt"
