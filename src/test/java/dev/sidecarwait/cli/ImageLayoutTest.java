@@ -30,9 +30,26 @@ class ImageLayoutTest {
         assertTrue(copy.find(), "the image copies the binary of its platform: " + dockerfile);
         assertTrue(dockerfile.contains("ENTRYPOINT [\"" + copy.group(1) + "\"]"), dockerfile);
         assertTrue(dockerfile.contains("USER 65532:65532"), "the image runs as a non-root user: " + dockerfile);
-        assertTrue(dockerfile.contains("COPY --chmod=0644 sidecar-wait.cdx.json " + copy.group(1) + ".cdx.json"),
-                "the SBOM beside the binary: " + dockerfile);
+        assertTrue(dockerfile.contains("COPY --chmod=0644 ${TARGETOS}/${TARGETARCH}/sidecar-wait.cdx.json "
+                + "${TARGETOS}/${TARGETARCH}/THIRD-PARTY-NOTICES.txt /\n"), "its platform's SBOM and notices beside the binary: " + dockerfile);
         return copy.group(1);
+    }
+
+    /**
+     * A kubelet hands the runtime only the image's uid; the runtime takes the group from the image's /etc/passwd
+     * (kubernetes#61967). The image carries entries that give USER's uid the group USER names.
+     */
+    @Test
+    void theImagesPasswdGivesItsUserTheGroupItsUserLineNames() throws IOException {
+        String dockerfile = Files.readString(Path.of("Dockerfile"));
+        Matcher user = Pattern.compile("\nUSER (\\d+):(\\d+)\n").matcher(dockerfile);
+        assertTrue(user.find(), dockerfile);
+        assertTrue(dockerfile.contains("COPY --chmod=0644 etc/passwd etc/group /etc/\n"), dockerfile);
+        List<String> passwd = Files.readAllLines(Path.of("image/etc/passwd"));
+        assertTrue(passwd.stream().anyMatch(line -> line.matches("[a-z]+:x:" + user.group(1) + ":" + user.group(2) + ":.*")),
+                "/etc/passwd gives uid " + user.group(1) + " group " + user.group(2) + ": " + passwd);
+        assertTrue(Files.readAllLines(Path.of("image/etc/group")).stream().anyMatch(line -> line.matches("[a-z]+:x:" + user.group(2) + ":")),
+                "/etc/group names group " + user.group(2));
     }
 
     private static PodSpec pod(String example) throws IOException {
