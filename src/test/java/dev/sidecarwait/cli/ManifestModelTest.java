@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * The example manifests read with Kubernetes' own object model (fabric8's kubernetes-model), strictly: fabric8
  * keeps any field it does not know in each object's additionalProperties instead of refusing it, so every object
  * of the tree is searched for one. A misspelled field ("comand") or one at the wrong level (postStart beside
- * lifecycle instead of in it) fails here, where the API server would reject or, worse, silently drop it.
+ * lifecycle instead of in it) fails here, where the API server would reject or, worse, silently drop it. The same walk
+ * reads Istio's objects (IstioExampleTest).
  */
 class ManifestModelTest {
 
@@ -113,7 +114,8 @@ class ManifestModelTest {
             map.forEach((key, value) -> walk(value, path + "." + key, unknown, seen));
             return;
         }
-        if (!object.getClass().getName().startsWith("io.fabric8.kubernetes.api.model")) {
+        String model = object.getClass().getName();
+        if (object instanceof Enum<?> || !model.startsWith("io.fabric8.kubernetes.api.model") && !model.startsWith("io.fabric8.istio.api")) {
             return;
         }
         for (Class<?> type = object.getClass(); type != Object.class; type = type.getSuperclass()) {
