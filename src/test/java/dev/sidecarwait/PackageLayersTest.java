@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -50,5 +52,17 @@ class PackageLayersTest {
             }
         }
         assertEquals(List.of(), upward, "references that go up a layer");
+    }
+
+    /** One name, one meaning: no two files of the shipped code share a type's simple name, whatever their rooms. */
+    @Test
+    void noTwoTypesShareASimpleName() throws IOException {
+        Map<String, List<String>> byName = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            files.filter(path -> path.toString().endsWith(".java")).forEach(file -> byName.computeIfAbsent(
+                    file.getFileName().toString(), name -> new ArrayList<>()).add(SOURCES.relativize(file).toString()));
+        }
+        byName.values().removeIf(places -> places.size() == 1);
+        assertEquals(Map.of(), byName);
     }
 }

@@ -1,6 +1,6 @@
 package dev.sidecarwait.drain;
 
-import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpTableRow;
 import dev.sidecarwait.sockets.TcpState;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -51,9 +51,9 @@ public final class DrainPolicy {
     }
 
     /** The sockets worth asking an owner for: those this policy might count. */
-    public Set<Long> candidates(List<TcpSocket> sockets) {
+    public Set<Long> candidates(List<TcpTableRow> sockets) {
         Set<Long> inodes = new HashSet<>();
-        for (TcpSocket socket : sockets) {
+        for (TcpTableRow socket : sockets) {
             boolean excludedWhoeverHoldsIt = ports.isEmpty() && excludePorts.contains(socket.localPort());
             if (counts(socket) && !excludedWhoeverHoldsIt && socket.inode() != 0) {
                 inodes.add(socket.inode());
@@ -63,10 +63,10 @@ public final class DrainPolicy {
     }
 
     /** What is still open, by local port in the order first seen. */
-    public List<Open> stillOpen(List<TcpSocket> sockets, Map<Long, SocketOwners.Owner> owners) {
+    public List<Open> stillOpen(List<TcpTableRow> sockets, Map<Long, SocketOwners.Owner> owners) {
         Map<Integer, int[]> counts = new LinkedHashMap<>();
         Map<Integer, Set<String>> holders = new LinkedHashMap<>();
-        for (TcpSocket socket : sockets) {
+        for (TcpTableRow socket : sockets) {
             if (!counts(socket)) {
                 continue;
             }
@@ -94,9 +94,9 @@ public final class DrainPolicy {
      * Who holds sockets that would count but for their owner's name being excluded ("envoy pid 12"), sorted: a
      * drain that ends while only they hold the ports says so, rather than that nothing does.
      */
-    public Set<String> excludedHolders(List<TcpSocket> sockets, Map<Long, SocketOwners.Owner> owners) {
+    public Set<String> excludedHolders(List<TcpTableRow> sockets, Map<Long, SocketOwners.Owner> owners) {
         Set<String> holders = new java.util.TreeSet<>();
-        for (TcpSocket socket : sockets) {
+        for (TcpTableRow socket : sockets) {
             SocketOwners.Owner owner = owners.get(socket.inode());
             if (counts(socket) && owner != null && excludeProcesses.contains(owner.name())) {
                 holders.add(owner.name() + " pid " + owner.pid());
@@ -105,14 +105,14 @@ public final class DrainPolicy {
         return holders;
     }
 
-    private boolean excludedByPort(TcpSocket socket, boolean ownerSeen) {
+    private boolean excludedByPort(TcpTableRow socket, boolean ownerSeen) {
         if (!ports.isEmpty()) {
             return false;
         }
         return excludePorts.contains(socket.localPort()) || !ownerSeen && meshPorts.contains(socket.localPort());
     }
 
-    private boolean counts(TcpSocket socket) {
+    private boolean counts(TcpTableRow socket) {
         if (ports.isEmpty()) {
             return socket.state() == TcpState.LISTEN;
         }

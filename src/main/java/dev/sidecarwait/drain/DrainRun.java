@@ -10,7 +10,7 @@ import dev.sidecarwait.output.Log;
 import dev.sidecarwait.output.Seconds;
 import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.sockets.ProcNetTcp;
-import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpTableRow;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -136,7 +136,7 @@ public final class DrainRun {
         AtomicReference<Set<String>> excludedHolders = new AtomicReference<>(Set.of());
         Drainer.Look sockets = () -> {
             try {
-                List<TcpSocket> all = table.read();
+                List<TcpTableRow> all = table.read();
                 Map<Long, SocketOwners.Owner> seen = owners.of(policy.candidates(all));
                 excludedHolders.set(policy.excludedHolders(all, seen));
                 return Reading.holding(policy.stillOpen(all, seen).stream()

@@ -1,6 +1,6 @@
 package dev.sidecarwait.mesh;
 
-import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpTableRow;
 import dev.sidecarwait.sockets.TcpState;
 import java.util.Collection;
 import java.util.List;
@@ -26,9 +26,9 @@ public record Detection(Mesh mesh, List<Integer> ports) {
         ports = List.copyOf(ports);
     }
 
-    public static Detection of(Collection<TcpSocket> sockets) {
+    public static Detection of(Collection<TcpTableRow> sockets) {
         Set<Integer> listening = sockets.stream().filter(socket -> socket.state() == TcpState.LISTEN)
-                .map(TcpSocket::localPort).collect(Collectors.toCollection(TreeSet::new));
+                .map(TcpTableRow::localPort).collect(Collectors.toCollection(TreeSet::new));
         for (Mesh mesh : IN_ORDER) {
             List<Integer> found = listening.stream().filter(mesh.signature()::contains).toList();
             if (!found.isEmpty()) {

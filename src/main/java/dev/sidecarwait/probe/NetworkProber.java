@@ -4,7 +4,7 @@ import dev.sidecarwait.Clock;
 import dev.sidecarwait.dns.Literals;
 import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.sockets.ProcNetTcp;
-import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpTableRow;
 import dev.sidecarwait.sockets.TcpState;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
@@ -120,7 +120,7 @@ public final class NetworkProber implements Prober {
         Set<Integer> listening;
         try {
             listening = sockets.read().stream().filter(socket -> socket.state() == TcpState.LISTEN)
-                    .map(TcpSocket::localPort).collect(Collectors.toSet());
+                    .map(TcpTableRow::localPort).collect(Collectors.toSet());
         } catch (IOException e) {
             return new ProbeResult(target, false, 0, "cannot read the socket table: " + e.getMessage(), "", since(start));
         }

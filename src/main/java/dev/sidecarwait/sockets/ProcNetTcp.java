@@ -20,8 +20,8 @@ public final class ProcNetTcp {
         this.proc = proc;
     }
 
-    public List<TcpSocket> read() throws IOException {
-        List<TcpSocket> sockets = new ArrayList<>();
+    public List<TcpTableRow> read() throws IOException {
+        List<TcpTableRow> sockets = new ArrayList<>();
         for (String file : List.of("net/tcp", "net/tcp6")) {
             List<String> lines;
             try {
@@ -30,7 +30,7 @@ public final class ProcNetTcp {
                 continue; // a kernel without IPv6 has no tcp6
             }
             for (String line : lines) {
-                TcpSocket socket = parse(line);
+                TcpTableRow socket = parse(line);
                 if (socket != null) {
                     sockets.add(socket);
                 }
@@ -44,7 +44,7 @@ public final class ProcNetTcp {
      * slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode. Null for the header and
      * anything that is not a socket line.
      */
-    static TcpSocket parse(String line) {
+    static TcpTableRow parse(String line) {
         String[] f = line.trim().split("\\s+");
         if (f.length < 10 || !f[0].endsWith(":")) {
             return null;
@@ -55,7 +55,7 @@ public final class ProcNetTcp {
             if (localColon < 0 || remoteColon < 0) {
                 return null;
             }
-            return new TcpSocket(address(f[1].substring(0, localColon)), Integer.parseInt(f[1].substring(localColon + 1), 16),
+            return new TcpTableRow(address(f[1].substring(0, localColon)), Integer.parseInt(f[1].substring(localColon + 1), 16),
                     address(f[2].substring(0, remoteColon)), Integer.parseInt(f[2].substring(remoteColon + 1), 16),
                     TcpState.ofCode(Integer.parseInt(f[3], 16)), Long.parseLong(f[9]), Integer.parseInt(f[7]));
         } catch (NumberFormatException e) {

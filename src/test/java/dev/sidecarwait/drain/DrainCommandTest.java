@@ -7,7 +7,7 @@ import dev.sidecarwait.Clock;
 import dev.sidecarwait.cli.Cli;
 import dev.sidecarwait.cli.Context;
 import dev.sidecarwait.sockets.ProcNetTcp;
-import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpTableRow;
 import dev.sidecarwait.sockets.TcpState;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -43,7 +43,7 @@ class DrainCommandTest {
     /** "--exclude-port P" for every port something on this machine listens on now. */
     static List<String> alreadyListening() throws IOException {
         List<String> args = new ArrayList<>();
-        for (TcpSocket socket : new ProcNetTcp(Path.of("/proc")).read()) {
+        for (TcpTableRow socket : new ProcNetTcp(Path.of("/proc")).read()) {
             if (socket.state() == TcpState.LISTEN) {
                 args.add("--exclude-port");
                 args.add(Integer.toString(socket.localPort()));

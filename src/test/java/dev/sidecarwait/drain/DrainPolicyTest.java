@@ -2,7 +2,7 @@ package dev.sidecarwait.drain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpTableRow;
 import dev.sidecarwait.sockets.TcpState;
 import java.util.List;
 import java.util.Map;
@@ -14,15 +14,15 @@ class DrainPolicyTest {
     private static final Set<String> PROXY = Set.of("envoy", "pilot-agent");
     private static final Set<Integer> MESH_PORTS = Set.of(15000, 15001, 15004, 15006, 15008, 15009, 15020, 15021, 15053, 15090);
 
-    private static TcpSocket listen(int port, long inode) {
-        return new TcpSocket("0.0.0.0", port, "0.0.0.0", 0, TcpState.LISTEN, inode);
+    private static TcpTableRow listen(int port, long inode) {
+        return new TcpTableRow("0.0.0.0", port, "0.0.0.0", 0, TcpState.LISTEN, inode);
     }
 
-    private static TcpSocket connection(int localPort, int remotePort, TcpState state, long inode) {
-        return new TcpSocket("127.0.0.1", localPort, "127.0.0.6", remotePort, state, inode);
+    private static TcpTableRow connection(int localPort, int remotePort, TcpState state, long inode) {
+        return new TcpTableRow("127.0.0.1", localPort, "127.0.0.6", remotePort, state, inode);
     }
 
-    private final List<TcpSocket> pod = List.of(
+    private final List<TcpTableRow> pod = List.of(
             listen(15001, 1), listen(15006, 2), listen(15021, 3),   // Envoy, owner not visible
             listen(15020, 4),                                        // pilot-agent, visible
             listen(8080, 5),                                         // the app
@@ -48,14 +48,14 @@ class DrainPolicyTest {
         assertEquals(List.of(new DrainPolicy.Open(8080, 1, 1, Set.of("java pid 20"))), open);
         assertEquals("port 8080 LISTEN + 1 ESTABLISHED (java pid 20)", open.get(0).toString());
 
-        List<TcpSocket> listenerClosed = pod.stream().filter(s -> s.inode() != 5).toList();
+        List<TcpTableRow> listenerClosed = pod.stream().filter(s -> s.inode() != 5).toList();
         assertEquals(List.of(new DrainPolicy.Open(8080, 0, 1, Set.of("java pid 20"))), policy.stillOpen(listenerClosed, owners));
     }
 
     @Test
     void anOwnerThatCannotBeSeenIsNamedByItsUser() {
         // Another user's process (its /proc/PID/fd is not ours to read): the socket table still names the user.
-        List<TcpSocket> sockets = List.of(new TcpSocket("0.0.0.0", 8080, "0.0.0.0", 0, TcpState.LISTEN, 5, 2000));
+        List<TcpTableRow> sockets = List.of(new TcpTableRow("0.0.0.0", 8080, "0.0.0.0", 0, TcpState.LISTEN, 5, 2000));
         assertEquals("port 8080 LISTEN (a process of uid 2000 not visible here)",
                 new DrainPolicy(Set.of(8080), PROXY, MESH_PORTS, Set.of()).stillOpen(sockets, Map.of()).get(0).toString());
     }
@@ -63,7 +63,7 @@ class DrainPolicyTest {
     @Test
     void aVisibleOwnerDecidesOverThePort() {
         // Something that is not the proxy listening on a mesh port still holds the pod open.
-        List<TcpSocket> sockets = List.of(listen(15090, 9));
+        List<TcpTableRow> sockets = List.of(listen(15090, 9));
         Map<Long, SocketOwners.Owner> visible = Map.of(9L, new SocketOwners.Owner(30, "python3"));
         assertEquals(1, new DrainPolicy(Set.of(), PROXY, MESH_PORTS, Set.of()).stillOpen(sockets, visible).size());
         // Unseen owner on a mesh port: taken for the proxy's.

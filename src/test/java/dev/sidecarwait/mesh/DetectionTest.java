@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.sockets.ProcNetTcp;
-import dev.sidecarwait.sockets.TcpSocket;
+import dev.sidecarwait.sockets.TcpTableRow;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ class DetectionTest {
     Path proc;
 
     /** A /proc/net/tcp6 with these sockets, as the kernel prints them: listeners on [::], one connection. */
-    private List<TcpSocket> table(int connectedPort, int... listening) throws IOException {
+    private List<TcpTableRow> table(int connectedPort, int... listening) throws IOException {
         StringBuilder tcp6 = new StringBuilder("  sl  local_address                         remote_address                        st\n");
         int slot = 0;
         for (int port : listening) {

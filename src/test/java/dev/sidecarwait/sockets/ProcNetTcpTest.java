@@ -33,15 +33,15 @@ class ProcNetTcpTest {
         Files.createDirectories(proc.resolve("net"));
         Files.writeString(proc.resolve("net/tcp"), TCP);
         Files.writeString(proc.resolve("net/tcp6"), TCP6);
-        List<TcpSocket> sockets = new ProcNetTcp(proc).read();
+        List<TcpTableRow> sockets = new ProcNetTcp(proc).read();
         assertEquals(9, sockets.size());
-        assertEquals(new TcpSocket("0.0.0.0", 2024, "0.0.0.0", 0, TcpState.LISTEN, 1223, 0), sockets.get(0));
-        assertEquals(new TcpSocket("127.0.0.1", 38080, "127.0.0.1", 33544, TcpState.ESTABLISHED, 13356, 0), sockets.get(2));
+        assertEquals(new TcpTableRow("0.0.0.0", 2024, "0.0.0.0", 0, TcpState.LISTEN, 1223, 0), sockets.get(0));
+        assertEquals(new TcpTableRow("127.0.0.1", 38080, "127.0.0.1", 33544, TcpState.ESTABLISHED, 13356, 0), sockets.get(2));
         assertEquals(TcpState.CLOSE_WAIT, sockets.get(3).state());
-        assertEquals(new TcpSocket("127.0.0.1", 33552, "127.0.0.1", 38080, TcpState.FIN_WAIT2, 0, 0), sockets.get(4));
-        assertEquals(new TcpSocket("::", 38082, "::", 0, TcpState.LISTEN, 13354, 0), sockets.get(5));
-        assertEquals(new TcpSocket("::1", 38081, "::", 0, TcpState.LISTEN, 13353, 0), sockets.get(6));
-        assertEquals(new TcpSocket("::ffff:127.0.0.1", 25020, "::ffff:127.0.0.1", 52646, TcpState.TIME_WAIT, 0, 0), sockets.get(7));
+        assertEquals(new TcpTableRow("127.0.0.1", 33552, "127.0.0.1", 38080, TcpState.FIN_WAIT2, 0, 0), sockets.get(4));
+        assertEquals(new TcpTableRow("::", 38082, "::", 0, TcpState.LISTEN, 13354, 0), sockets.get(5));
+        assertEquals(new TcpTableRow("::1", 38081, "::", 0, TcpState.LISTEN, 13353, 0), sockets.get(6));
+        assertEquals(new TcpTableRow("::ffff:127.0.0.1", 25020, "::ffff:127.0.0.1", 52646, TcpState.TIME_WAIT, 0, 0), sockets.get(7));
         assertEquals("[::1]:40238", sockets.get(8).local());
     }
 
@@ -63,7 +63,7 @@ class ProcNetTcpTest {
 
     @Test
     void unknownStatesAreKeptAsUnknown() {
-        TcpSocket socket = ProcNetTcp.parse("   0: 0100007F:0050 00000000:0000 FF 00000000:00000000 00:00000000 00000000 0 0 7 1");
+        TcpTableRow socket = ProcNetTcp.parse("   0: 0100007F:0050 00000000:0000 FF 00000000:00000000 00:00000000 00000000 0 0 7 1");
         assertEquals(TcpState.UNKNOWN, socket.state());
         assertEquals(TcpState.NEW_SYN_RECV, ProcNetTcp.parse("   0: 0100007F:0050 00000000:0000 0C 0:0 0:0 0 0 0 7 1").state());
     }

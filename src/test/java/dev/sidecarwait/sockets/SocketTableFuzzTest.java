@@ -12,7 +12,7 @@ class SocketTableFuzzTest {
     @FuzzTest(maxDuration = "15s")
     void procNetTcp(byte[] input) {
         for (String line : new String(input, StandardCharsets.US_ASCII).split("\n")) {
-            TcpSocket socket = ProcNetTcp.parse(line);
+            TcpTableRow socket = ProcNetTcp.parse(line);
             if (socket != null && (socket.localAddress() == null || socket.state() == null)) {
                 throw new AssertionError("a socket without an address or a state: " + socket);
             }
