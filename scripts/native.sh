@@ -246,7 +246,7 @@ bill_of_materials() {
   cp "$jdk25"/legal/java.base/* "$out/legal/jdk-java.base/"
   cp -r "$clib/legal/openjdk-17" "$clib/legal/zlib" native/sbom/legal/graalvm "$out/legal/"
   cp "/usr/share/doc/musl-dev/copyright" "$out/legal/musl/copyright"
-  "$java25" native/sbom/BinaryBom.java "$out/components.properties" target/sidecar-wait.cdx.xml "$binary" \
+  "$java25" -cp target/classes native/sbom/BinaryBom.java "$out/components.properties" target/sidecar-wait.cdx.xml "$binary" \
     "$builder/poms" "$out/legal" "$out"
 }
 

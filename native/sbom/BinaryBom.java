@@ -1,3 +1,4 @@
+import dev.sidecarwait.output.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,11 +24,11 @@ import org.w3c.dom.Node;
  * with), the jar's own SBOM (sidecar-wait and picocli, as Maven resolved them), GraalVM's POMs (their licences) and
  * the licence files of those very sources (legal/). Run by native.sh after each build:
  *
- *   java BinaryBom.java components.properties target/sidecar-wait.cdx.xml BINARY POM-DIR LEGAL-DIR OUT-DIR
+ *   java -cp target/classes BinaryBom.java components.properties target/sidecar-wait.cdx.xml BINARY POM-DIR LEGAL-DIR OUT-DIR
  *
  * writes OUT-DIR/sidecar-wait.cdx.json and OUT-DIR/THIRD-PARTY-NOTICES.txt. Every component carries a package URL
  * scanners match (Maven coordinates for the Java parts, Debian source packages for the C parts) and a CPE where the
- * NVD files advisories under one.
+ * NVD files advisories under one. The project's own JSON quoting (output/Json) writes its strings.
  */
 public final class BinaryBom {
 
@@ -128,36 +129,36 @@ public final class BinaryBom {
         StringBuilder out = new StringBuilder();
         String platform = "linux/" + required(built, "arch");
         out.append("{\n  \"bomFormat\": \"CycloneDX\",\n  \"specVersion\": \"1.5\",\n  \"version\": 1,\n");
-        out.append("  \"metadata\": {\n    \"timestamp\": ").append(quote(required(built, "timestamp"))).append(",\n");
+        out.append("  \"metadata\": {\n    \"timestamp\": ").append(Json.quote(required(built, "timestamp"))).append(",\n");
         out.append("    \"tools\": {\"components\": [{\"type\": \"application\", \"name\": \"scripts/native.sh\", \"version\": ")
-                .append(quote(version)).append("}]},\n");
+                .append(Json.quote(version)).append("}]},\n");
         String purl = "pkg:generic/sidecar-wait@" + version + "?platform=" + platform.replace("/", "%2F");
-        out.append("    \"component\": {\"type\": \"application\", \"bom-ref\": ").append(quote(purl))
-                .append(", \"name\": \"sidecar-wait\", \"version\": ").append(quote(version))
-                .append(", \"description\": ").append(quote(text(self, "description") + " The native binary for " + platform + "."))
-                .append(",\n      \"licenses\": [{\"expression\": ").append(quote(licences(self))).append("}]")
-                .append(", \"purl\": ").append(quote(purl))
-                .append(",\n      \"hashes\": [{\"alg\": \"SHA-256\", \"content\": ").append(quote(binarySha256)).append("}]")
-                .append(",\n      \"properties\": [{\"name\": \"platform\", \"value\": ").append(quote(platform)).append("}]}\n  },\n");
+        out.append("    \"component\": {\"type\": \"application\", \"bom-ref\": ").append(Json.quote(purl))
+                .append(", \"name\": \"sidecar-wait\", \"version\": ").append(Json.quote(version))
+                .append(", \"description\": ").append(Json.quote(text(self, "description") + " The native binary for " + platform + "."))
+                .append(",\n      \"licenses\": [{\"expression\": ").append(Json.quote(licences(self))).append("}]")
+                .append(", \"purl\": ").append(Json.quote(purl))
+                .append(",\n      \"hashes\": [{\"alg\": \"SHA-256\", \"content\": ").append(Json.quote(binarySha256)).append("}]")
+                .append(",\n      \"properties\": [{\"name\": \"platform\", \"value\": ").append(Json.quote(platform)).append("}]}\n  },\n");
         out.append("  \"components\": [\n");
         for (int i = 0; i < components.size(); i++) {
             Component c = components.get(i);
-            out.append("    {\"type\": \"library\", \"bom-ref\": ").append(quote(c.ref()));
+            out.append("    {\"type\": \"library\", \"bom-ref\": ").append(Json.quote(c.ref()));
             if (c.group() != null) {
-                out.append(", \"group\": ").append(quote(c.group()));
+                out.append(", \"group\": ").append(Json.quote(c.group()));
             }
-            out.append(", \"name\": ").append(quote(c.name())).append(", \"version\": ").append(quote(c.version()))
-                    .append(",\n      \"description\": ").append(quote(c.description()))
-                    .append(",\n      \"licenses\": [{\"expression\": ").append(quote(c.licence())).append("}]")
-                    .append(", \"purl\": ").append(quote(c.purl()));
+            out.append(", \"name\": ").append(Json.quote(c.name())).append(", \"version\": ").append(Json.quote(c.version()))
+                    .append(",\n      \"description\": ").append(Json.quote(c.description()))
+                    .append(",\n      \"licenses\": [{\"expression\": ").append(Json.quote(c.licence())).append("}]")
+                    .append(", \"purl\": ").append(Json.quote(c.purl()));
             if (c.cpe() != null) {
-                out.append(", \"cpe\": ").append(quote(c.cpe()));
+                out.append(", \"cpe\": ").append(Json.quote(c.cpe()));
             }
             out.append("}").append(i + 1 < components.size() ? ",\n" : "\n");
         }
-        out.append("  ],\n  \"dependencies\": [{\"ref\": ").append(quote(purl)).append(", \"dependsOn\": [");
+        out.append("  ],\n  \"dependencies\": [{\"ref\": ").append(Json.quote(purl)).append(", \"dependsOn\": [");
         for (int i = 0; i < components.size(); i++) {
-            out.append(i == 0 ? "" : ", ").append(quote(components.get(i).ref()));
+            out.append(i == 0 ? "" : ", ").append(Json.quote(components.get(i).ref()));
         }
         return out.append("]}]\n}\n").toString();
     }
@@ -234,25 +235,6 @@ public final class BinaryBom {
     static String text(Element parent, String name) {
         Element element = child(parent, name);
         return element == null ? null : element.getTextContent().trim();
-    }
-
-    static String quote(String value) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : value.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
     }
 
     static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
