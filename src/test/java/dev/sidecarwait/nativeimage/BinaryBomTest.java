@@ -108,6 +108,7 @@ class BinaryBomTest {
         List<String> expected = List.of(
                 "pkg:maven/info.picocli/picocli@" + pomProperty(Path.of("pom.xml"), "picocli.version") + "?type=jar",
                 "pkg:maven/org.graalvm.nativeimage/svm@" + graalvm + "?type=jar",
+                "pkg:maven/org.graalvm.nativeimage/svm-configure@" + graalvm + "?type=jar",
                 "pkg:maven/org.graalvm.compiler/compiler@" + graalvm + "?type=jar",
                 "pkg:maven/org.graalvm.sdk/nativeimage@" + graalvm + "?type=jar",
                 "pkg:maven/org.graalvm.sdk/word@" + graalvm + "?type=jar",
@@ -125,7 +126,43 @@ class BinaryBomTest {
         }
         assertEquals("GPL-2.0-only WITH Classpath-exception-2.0", byPurl.get(expected.get(1)).getLicenses().getExpression().getValue());
         assertEquals("cpe:2.3:a:musl-libc:musl:" + musl.replaceAll("-[^-]*$", "") + ":*:*:*:*:*:*:*",
-                byPurl.get(expected.get(9)).getCpe());
+                byPurl.get(expected.get(10)).getCpe());
+    }
+
+    /** The module or jar names the builder gives its code's origins, for GraalVM's own: the artifact each is. */
+    private static final Map<String, String> GRAALVM_ORIGINS = Map.of(
+            "svm.jar", "org.graalvm.nativeimage/svm", "org.graalvm.nativeimage.configure", "org.graalvm.nativeimage/svm-configure",
+            "jdk.graal.compiler", "org.graalvm.compiler/compiler", "org.graalvm.nativeimage", "org.graalvm.sdk/nativeimage",
+            "org.graalvm.word", "org.graalvm.sdk/word", "org.graalvm.collections", "org.graalvm.sdk/collections");
+
+    /**
+     * Every GraalVM origin of the image's code that the builder reports (build.log's top origins of the code area) is a
+     * component of the SBOM: a GraalVM whose image brings code from another of its jars fails here, not in a scanner.
+     */
+    @Test
+    @Tag(SidecarWaitProcess.NATIVE_ONLY_TAG)
+    void everyGraalVmOriginOfTheImagesCodeTheBuilderReportsIsInTheSbom() throws Exception {
+        List<String> log = Files.readAllLines(buildDirectory().resolve("build.log"));
+        int at = 0;
+        while (!log.get(at).startsWith("Top 10 origins of code area:")) {
+            at++;
+        }
+        List<String> origins = new java.util.ArrayList<>();
+        for (String line : log.subList(at + 1, at + 11)) {
+            Matcher origin = Pattern.compile("^\\s*[0-9.]+[kMG]?B (\\S+)").matcher(line);
+            if (origin.find()) {
+                origins.add(origin.group(1));
+            }
+        }
+        assertTrue(origins.contains("java.base") && origins.contains("svm.jar"), "read the origins: " + origins);
+        String sbom = Files.readString(buildDirectory().resolve("sidecar-wait.cdx.json"));
+        for (String origin : origins) {
+            if (origin.startsWith("org.graalvm") || origin.startsWith("jdk.graal") || origin.equals("svm.jar")) {
+                String artifact = GRAALVM_ORIGINS.get(origin);
+                assertNotNull(artifact, "a GraalVM origin of the image's code this test does not know: " + origin);
+                assertTrue(sbom.contains("\"pkg:maven/" + artifact + "@"), origin + " is in the SBOM as " + artifact);
+            }
+        }
     }
 
     @Test
