@@ -9,7 +9,7 @@
 #     newest JDK source the archive serves, patched for JDK 25 (native/jdk/) and compiled against JNI headers
 #     generated from the JDK 25's own classes;
 #   - Substrate VM's own C helpers and the JVM functions the JDK libraries call (native/c/), zlib from Debian's
-#     source, all built with musl's gcc (Debian's musl-tools; for arm64 musl-dev:arm64) for a fully static binary.
+#     source, Mbed TLS 3.6 from Debian trixie's source with the TLS engine over it (native/tls/), all built with musl's gcc (Debian's musl-tools; for arm64 musl-dev:arm64) for a fully static binary.
 # After each build it writes the binary's CycloneDX SBOM and third-party notices beside it in $out (target/native,
 # target/native-arm64), from what the build used (native/sbom/BinaryBom.java).
 # What it fetched and compiled is kept under $SIDECAR_WAIT_NATIVE_CACHE (default ~/.cache/sidecar-wait-native) and
@@ -108,7 +108,7 @@ fi
 "$java25" native/builder/BuilderServices.java "$builder/jars" native/native-image.properties
 
 # --- the C libraries: made once per GraalVM, JDK and native/ sources, then reused -----------------------------------
-key=$( (echo "$graalvm $arch"; cat "$jdk25/release"; find native/jdk native/c -type f | sort | xargs cat
+key=$( (echo "$graalvm $arch"; cat "$jdk25/release"; find native/jdk native/c native/tls -type f | sort | xargs cat
   cat native/builder/CpuFeatureHeaders.java scripts/native.sh) | sha256sum | cut -c1-16)
 clib=$cache/clib-$arch-$key
 if [ ! -f "$clib/.done" ]; then
@@ -138,6 +138,24 @@ if [ ! -f "$clib/.done" ]; then
     say "$package $fetched"
     echo "debian.$package=$fetched" >> "$clib/sources.properties"  # what the SBOM names
   done)
+  # Mbed TLS (the TLS client, tls/MbedTls.java) from trixie's source: bookworm's 2.28 has no TLS 1.3. Its own index,
+  # in a directory of its own too.
+  trixie=$cache/apt-trixie
+  mkdir -p "$trixie/lists/partial" "$trixie/parts"
+  echo "deb-src http://deb.debian.org/debian trixie main" > "$trixie/parts/trixie-src.list"
+  tapto=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$trixie/parts" -o Dir::State::Lists="$trixie/lists")
+  apt-get "${tapto[@]}" update -qq
+  (cd "$work" && fetched=""
+    for version in $(apt-cache "${tapto[@]}" showsrc mbedtls | sed -n 's/^Version: //p' | grep '^3\.6\.' | sort -rV); do
+      if apt-get "${tapto[@]}" source -qq --download-only "mbedtls=$version" >/dev/null 2>&1; then fetched=$version; break; fi
+    done
+    [ -n "$fetched" ] || { say "Debian's archive served no mbedtls 3.6 source (trixie)"; exit 1; }
+    say "mbedtls $fetched"
+    printf 'debian.mbedtls=%s\ndebian.mbedtls.distro=debian-13\n' "$fetched" >> "$clib/sources.properties")
+  tar -xjf "$work"/mbedtls_*.orig.tar.bz2 -C "$work"
+  mbedtls=$(echo "$work"/mbedtls-*/)
+  mkdir -p "$clib/legal/mbedtls" && cp "$mbedtls/LICENSE" "$clib/legal/mbedtls/LICENSE"
+  git -C "$mbedtls" apply --whitespace=nowarn "$root/native/tls/tls12-rsa-pss.patch"
   tar -xJf "$work"/openjdk-17_*.orig.tar.xz -C "$work" --wildcards '*/src/java.base/*/native/*' '*/src/hotspot/share/include/*' \
     '*/src/hotspot/os/posix/include/*' '*/LICENSE' '*/ASSEMBLY_EXCEPTION' '*/ADDITIONAL_LICENSE_INFO'
   tar -xjf "$work"/zlib_*.orig.tar.bz2 -C "$work"
@@ -203,6 +221,16 @@ if [ ! -f "$clib/.done" ]; then
   done
   "$ar" rcs "$clib/liblibchelper.a" "$work"/obj/libchelper/*.o  # @CLibrary("libchelper") names liblibchelper.a
   "$ar" rcs "$clib/libjvm.a" "$work"/obj/jvm/*.o
+  # Mbed TLS as native/tls/mbedtls_config.h trims it, and the engine over it; unused functions go at link time
+  mkdir -p "$work/obj/tls"
+  # no unwind tables: nothing unwinds through this C (33 kB of .eh_frame on amd64)
+  tlsflags=(-c -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables
+    -I"$mbedtls/include" -DMBEDTLS_CONFIG_FILE="\"$root/native/tls/mbedtls_config.h\"")
+  for source in "$mbedtls"/library/*.c; do
+    "$cc" "${tlsflags[@]}" -w "$source" -o "$work/obj/tls/mbedtls_$(basename "$source" .c).o"
+  done
+  "$cc" "${tlsflags[@]}" -I"$mbedtls/library" -Wall -Werror native/tls/swtls.c -o "$work/obj/tls/swtls.o"
+  "$ar" rcs "$clib/libswtls.a" "$work"/obj/tls/*.o  # @CLibrary("swtls")
 
   "$jdk25/bin/javac" -d "$clib/patch" native/builder/ProgressReporterCHelper.java
   rm -rf "$work"
@@ -246,7 +274,7 @@ bill_of_materials() {
   rm -rf "$out/legal" && mkdir -p "$out/legal/apache-2.0" "$out/legal/jdk-java.base" "$out/legal/musl"
   cp LICENSE "$out/legal/apache-2.0/LICENSE"
   cp "$jdk25"/legal/java.base/* "$out/legal/jdk-java.base/"
-  cp -r "$clib/legal/openjdk-17" "$clib/legal/zlib" native/sbom/legal/graalvm "$out/legal/"
+  cp -r "$clib/legal/openjdk-17" "$clib/legal/zlib" "$clib/legal/mbedtls" native/sbom/legal/graalvm "$out/legal/"
   cp "/usr/share/doc/musl-dev/copyright" "$out/legal/musl/copyright"
   "$java25" -cp target/classes native/sbom/BinaryBom.java "$out/components.properties" target/sidecar-wait.cdx.xml "$binary" \
     "$builder/poms" "$out/legal" "$out"

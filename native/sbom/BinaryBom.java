@@ -90,7 +90,7 @@ public final class BinaryBom {
         return parts;
     }
 
-    /** The JDK's class library, OpenJDK's C, zlib and musl, as native.sh built them. */
+    /** The JDK's class library, OpenJDK's C, zlib, Mbed TLS and musl, as native.sh built them. */
     static List<Component> jdkAndC(Properties built) {
         String distro = required(built, "distro");
         String jdk = required(built, "jdk.version");
@@ -107,6 +107,8 @@ public final class BinaryBom {
         parts.add(debian(distro, "openjdk-17", required(built, "debian.openjdk-17"), GPL_CPE, "oracle:openjdk",
                 "OpenJDK 17's C for the static libjava, libnet, libnio and libzip (patched for JDK 25: native/jdk/)"));
         parts.add(debian(distro, "zlib", required(built, "debian.zlib"), "Zlib", "zlib:zlib", "zlib, for libzip"));
+        parts.add(debian(required(built, "debian.mbedtls.distro"), "mbedtls", required(built, "debian.mbedtls"), "Apache-2.0 OR GPL-2.0-or-later",
+                "arm:mbed_tls", "Mbed TLS, the TLS client (configured and patched by native/tls/), with its engine swtls.c"));
         parts.add(debian(distro, "musl", required(built, "debian.musl"), "MIT", "musl-libc:musl",
                 "musl, the C library the binary is statically linked against"));
         return parts;

@@ -118,7 +118,8 @@ class BinaryBomTest {
                         + "?arch=source&distro=" + distro,
                 "pkg:deb/debian/zlib@" + zlib.substring(zlib.indexOf(':') + 1) + "?arch=source&distro=" + distro
                         + (zlib.contains(":") ? "&epoch=" + zlib.substring(0, zlib.indexOf(':')) : ""),
-                "pkg:deb/debian/musl@" + musl + "?arch=source&distro=" + distro);
+                "pkg:deb/debian/musl@" + musl + "?arch=source&distro=" + distro,
+                "pkg:deb/debian/mbedtls@" + built.getProperty("debian.mbedtls") + "?arch=source&distro=debian-13");
         assertEquals(expected.stream().sorted().toList(), List.copyOf(byPurl.keySet()), "every component, and only those");
         for (Component component : bom.getComponents()) {
             assertNotNull(component.getLicenses(), component.getPurl());
@@ -127,6 +128,9 @@ class BinaryBomTest {
         assertEquals("GPL-2.0-only WITH Classpath-exception-2.0", byPurl.get(expected.get(1)).getLicenses().getExpression().getValue());
         assertEquals("cpe:2.3:a:musl-libc:musl:" + musl.replaceAll("-[^-]*$", "") + ":*:*:*:*:*:*:*",
                 byPurl.get(expected.get(10)).getCpe());
+        assertEquals("cpe:2.3:a:arm:mbed_tls:3.6.6:*:*:*:*:*:*:*", byPurl.get(expected.get(11)).getCpe(),
+                "Mbed TLS as the NVD files it");
+        assertTrue(built.getProperty("debian.mbedtls").startsWith("3.6.6-"), "native/tls/ is written for Mbed TLS 3.6.6");
     }
 
     /** The module or jar names the builder gives its code's origins, for GraalVM's own: the artifact each is. */
