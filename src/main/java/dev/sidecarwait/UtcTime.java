@@ -1,4 +1,4 @@
-package dev.sidecarwait.output;
+package dev.sidecarwait;
 
 import java.time.Instant;
 
@@ -21,6 +21,22 @@ public final class UtcTime {
         return format(at, at.getNano() / 1_000_000, 3);
     }
 
+    /** To the second: "2026-11-22T06:53:10Z" (a certificate's validity). */
+    public static String seconds(Instant at) {
+        return format(at, 0, 0);
+    }
+
+    /** The instant of a UTC date and time (Howard Hinnant's days_from_civil): no java.time zone or chronology. */
+    public static Instant of(int year, int month, int day, int hour, int minute, int second) {
+        long y = month <= 2 ? year - 1 : year;
+        long era = Math.floorDiv(y, 400);
+        long yearOfEra = y - era * 400;
+        long dayOfYear = (153L * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+        long dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+        long days = era * 146_097 + dayOfEra - 719_468;
+        return Instant.ofEpochSecond(days * 86_400 + hour * 3600L + minute * 60L + second);
+    }
+
     private static String format(Instant at, int fraction, int digits) {
         long seconds = at.getEpochSecond();
         long days = Math.floorDiv(seconds, 86_400);
@@ -41,8 +57,11 @@ public final class UtcTime {
         pad(text, day, 2).append('T');
         pad(text, secondOfDay / 3600, 2).append(':');
         pad(text, secondOfDay / 60 % 60, 2).append(':');
-        pad(text, secondOfDay % 60, 2).append('.');
-        return pad(text, fraction, digits).append('Z').toString();
+        pad(text, secondOfDay % 60, 2);
+        if (digits > 0) {
+            pad(text.append('.'), fraction, digits);
+        }
+        return text.append('Z').toString();
     }
 
     private static StringBuilder pad(StringBuilder text, long value, int width) {

@@ -1,4 +1,4 @@
-package dev.sidecarwait.output;
+package dev.sidecarwait;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -4,6 +4,7 @@ import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.tls.TlsSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -21,7 +22,7 @@ import java.util.List;
  */
 public record CheckPlan(Mesh preset, boolean auto, List<Target> given, ExpectedStatus status, AdminApi admin,
                         Duration requestTimeout, Output output, boolean watch, Duration every, Duration atMost,
-                        boolean verbose) {
+                        boolean verbose, TlsSettings tls) {
 
     /** Where each look's report goes: text for people, JSON for scripts, or nowhere (the exit code says it). */
     public enum Output { TEXT, JSON, NONE }

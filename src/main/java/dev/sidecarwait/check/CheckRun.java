@@ -40,7 +40,7 @@ public final class CheckRun {
     /** 0 when every target is ready, 1 when not (or the pod's sockets cannot be read). */
     public int run() throws InterruptedException {
         Detector detector = new Detector(clock, proc);
-        EnvoyAdmin envoy = new EnvoyAdmin(clock);
+        EnvoyAdmin envoy = new EnvoyAdmin(clock, plan.tls());
         long deadline = clock.nanoTime() + (plan.atMost() == null ? 0 : plan.atMost().toNanos());
         while (true) {
             long start = clock.nanoTime();
@@ -70,7 +70,7 @@ public final class CheckRun {
 
     private CheckReport look(PodMesh pod, EnvoyAdmin envoy, long deadline) {
         List<Target> targets = MeshDefaults.targets(plan.given(), pod.mesh());
-        NetworkProber prober = new NetworkProber(clock, MeshDefaults.expectedStatus(plan.status(), pod.mesh()));
+        NetworkProber prober = new NetworkProber(clock, MeshDefaults.expectedStatus(plan.status(), pod.mesh()), plan.tls());
         // Envoy is asked why only about Envoy: a check of dependencies alone has no proxy to explain, unless asked.
         boolean askEnvoy = plan.verbose() || plan.admin().given()
                 || pod.mesh() != null && targets.stream().anyMatch(pod.mesh()::ownEndpoint);
@@ -83,7 +83,8 @@ public final class CheckRun {
                     result.detail() + unanswered, result.bodyLine(), result.latency()));
         }
         EnvoyAdmin.Diagnosis why = admin == null ? null : envoy.diagnose(admin, within(deadline).duration());
-        return new CheckReport(results, why, clock.now(), pod.detected() == null ? null : pod.detected().describe());
+        return new CheckReport(results, why, clock.now(), pod.detected() == null ? null : pod.detected().describe(),
+                targets.stream().anyMatch(Target::usesTls) ? plan.tls().describe() : null);
     }
 
     /** The request timeout, or what is left of the check's time when that is less. */

@@ -29,7 +29,7 @@ final class AdminOption {
             throw UsageError.invalid(source, "'" + Target.redacted(value) + "': " + e.getMessage());
         }
         if (!(target instanceof Target.Http http) || http.socket() != null) {
-            throw UsageError.invalid(source, "'" + Target.redacted(value) + "' is not an http:// URL");
+            throw UsageError.invalid(source, "'" + Target.redacted(value) + "' is not an http:// or https:// URL");
         }
         return new AdminApi(true, http, null);
     }

@@ -2,8 +2,11 @@ package dev.sidecarwait.cli;
 
 import dev.sidecarwait.check.CheckPlan;
 import dev.sidecarwait.check.CheckRun;
+import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.PodMesh;
+import dev.sidecarwait.probe.Target;
 import java.time.Duration;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -65,7 +68,10 @@ final class CheckCommand implements Subcommand {
         }
         MeshOption.Choice choice = probe.meshOption.resolve(env);
         CheckPlan.Output to = quiet ? CheckPlan.Output.NONE : CheckPlan.Output.valueOf(output.name());
-        return new CheckPlan(choice.preset(), choice == MeshOption.Choice.AUTO, probe.given(env), probe.givenStatus(env),
-                probe.admin.settle(env), probe.requestTimeout(env), to, watch, period, timeout, verbose);
+        List<Target> given = probe.given(env);
+        AdminApi admin = probe.admin.settle(env);
+        return new CheckPlan(choice.preset(), choice == MeshOption.Choice.AUTO, given, probe.givenStatus(env),
+                admin, probe.requestTimeout(env), to, watch, period, timeout, verbose,
+                probe.tls.settle(env, TlsOptions.used(given, admin, List.of())));
     }
 }

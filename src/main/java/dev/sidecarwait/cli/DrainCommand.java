@@ -99,6 +99,9 @@ final class DrainCommand implements Subcommand {
     @Mixin
     AdminOption admin;
 
+    @Mixin
+    TlsOptions tls;
+
     /** The --source values; the command line's own, so that picocli's model made at build time holds cli classes only. */
     enum Source { PROC, ENVOY, BOTH }
 

@@ -1,8 +1,10 @@
 package dev.sidecarwait.cli;
 
 import dev.sidecarwait.drain.DrainPlan;
+import dev.sidecarwait.mesh.AdminApi;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 
 /** drain's flags, then the environment, then the defaults: every setting once, every usage error before anything runs. */
 final class DrainSettle {
@@ -27,10 +29,11 @@ final class DrainSettle {
         }
         DrainCommand.Source from = flags.source != null ? flags.source : orDefault(env.parse("SIDECAR_WAIT_DRAIN_SOURCE",
                 value -> Choices.parse(DrainCommand.Source.values(), value)), DrainCommand.Source.PROC);
+        AdminApi admin = flags.admin.settle(env);
         return new DrainPlan(choice.preset(), choice == MeshOption.Choice.AUTO, new LinkedHashSet<>(flags.ports),
                 new LinkedHashSet<>(flags.excludePorts),
-                flags.excludeProcesses, atLeast, atMost, every, DrainPlan.Source.valueOf(from.name()), flags.admin.settle(env), flags.gracefulEnvoy,
-                flags.gracefulEnvoyAfter);
+                flags.excludeProcesses, atLeast, atMost, every, DrainPlan.Source.valueOf(from.name()), admin, flags.gracefulEnvoy,
+                flags.gracefulEnvoyAfter, flags.tls.settle(env, TlsOptions.used(List.of(), admin, List.of())));
     }
 
     private static <T> T orDefault(T value, T fallback) {

@@ -16,9 +16,11 @@ import picocli.CommandLine.Option;
 final class ProbeOptions {
 
     @Option(names = "--url", paramLabel = "URL", converter = Converters.TargetConverter.class,
-            description = "What must be ready: an http:// readiness URL, tcp://HOST:PORT, or a server that must answer its "
-                    + "own protocol: redis://, postgres://, mysql://, kafka://, amqp://, nats://HOST[:PORT], "
-                    + "grpc://HOST:PORT[/SERVICE] (through a sidecar, tcp:// only proves the sidecar is up), or "
+            description = "What must be ready: an http:// or https:// readiness URL, tcp://HOST:PORT, tls://HOST:PORT (a "
+                    + "verified handshake), or a server that must answer its own protocol: redis://, postgres://, mysql://, "
+                    + "kafka://, amqp://, nats://HOST[:PORT], grpc://HOST:PORT[/SERVICE] (through a sidecar, tcp:// only "
+                    + "proves the sidecar is up), their TLS forms rediss://, amqps://, grpcs:// and PostgreSQL's ?sslmode=, "
+                    + "MySQL's ?ssl-mode=, or "
                     + "dns://NAME (it resolves through the pod's DNS); in the pod itself, file:///PATH (a file another "
                     + "container writes, readable), unix:///PATH (a Unix socket that accepts), "
                     + "http+unix://%%2FSOCKET%%2FPATH/readiness/path, postgres:///DB?host=/SOCKET-DIRECTORY. Repeat for several; all must be ready, each probed "
@@ -44,6 +46,9 @@ final class ProbeOptions {
 
     @Mixin
     MeshOption meshOption;
+
+    @Mixin
+    TlsOptions tls;
 
     /** The --url flags', else SIDECAR_WAIT_URL's, without repeats; empty when neither is set. */
     List<Target> given(Env env) {

@@ -5,6 +5,7 @@ import dev.sidecarwait.mesh.PodMesh;
 import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.tls.TlsSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +33,9 @@ final class QuitCommand implements Subcommand {
     @Mixin
     MeshOption meshOption;
 
+    @Mixin
+    TlsOptions tls;
+
     @Option(names = "--url", paramLabel = "URL", converter = Converters.HttpSettingConverter.class,
             description = "Quit endpoint to POST to; repeatable. Env: SIDECAR_WAIT_QUIT_URL (comma-separated). Default: "
                     + "the mesh's (istio: " + SidecarQuit.ISTIO_URL + ", linkerd: http://localhost:4191/shutdown, envoy: http://localhost:9901/quitquitquit).")
@@ -48,6 +52,7 @@ final class QuitCommand implements Subcommand {
         List<Target> chosen = !urls.isEmpty() ? urls : ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL", Target::parseHttpSetting);
         List<Target.Http> given = QuitOptions.httpOnly(urls.isEmpty() ? "SIDECAR_WAIT_QUIT_URL" : "--url", chosen);
         Duration each = QuitOptions.timeout("--timeout", timeout, env);
+        TlsSettings tlsSettings = tls.settle(env, given.stream().anyMatch(Target::usesTls));
         MeshOption.Choice choice = meshOption.resolve(env);
         List<Target.Http> quitUrls = given;
         if (given.isEmpty()) {
@@ -72,6 +77,6 @@ final class QuitCommand implements Subcommand {
             }
             quitUrls = List.of((Target.Http) Target.parse(pod.mesh().quitUrl()));
         }
-        return new SidecarQuit(context.clock(), log::info, log::warn).post(quitUrls, each) ? 0 : 1;
+        return new SidecarQuit(context.clock(), log::info, log::warn, tlsSettings).post(quitUrls, each) ? 0 : 1;
     }
 }

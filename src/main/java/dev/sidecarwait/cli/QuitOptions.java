@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Quit URLs must be http:// (or http+unix://, Dapr's shutdown on its socket): a sidecar is told to quit with a POST. */
+/** Quit URLs must be http:// or https:// (or http+unix://, Dapr's shutdown on its socket): a sidecar is told to quit with a POST. */
 final class QuitOptions {
 
     private QuitOptions() {
@@ -15,7 +15,7 @@ final class QuitOptions {
         List<Target.Http> urls = new ArrayList<>();
         for (Target target : targets) {
             if (!(target instanceof Target.Http http)) {
-                throw UsageError.invalid(source, "'" + target.text() + "' is not an http:// URL (a sidecar is told to quit with a POST)");
+                throw UsageError.invalid(source, "'" + target.text() + "' is not an http:// or https:// URL (a sidecar is told to quit with a POST)");
             }
             urls.add(http);
         }

@@ -1,5 +1,6 @@
 package dev.sidecarwait.cli;
 
+import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.output.TerminationLog;
@@ -181,14 +182,16 @@ final class WaitCommand implements Subcommand {
             quitGiven = QuitOptions.httpOnly("SIDECAR_WAIT_QUIT_URL", ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL", Target::parseHttpSetting));
         }
         SuperviseOptions.Settled supervised = supervision.settle(env, !command.isEmpty(), !quitGiven.isEmpty() || quitSidecar);
-        WaitPlan plan = new WaitPlan(mesh.preset(), mesh == MeshOption.Choice.AUTO, grace != null ? grace : Duration.ofSeconds(5), probe.given(env),
-                probe.givenStatus(env), probe.admin.settle(env), probe.requestTimeout(env), total, every,
+        List<Target> given = probe.given(env);
+        AdminApi admin = probe.admin.settle(env);
+        WaitPlan plan = new WaitPlan(mesh.preset(), mesh == MeshOption.Choice.AUTO, grace != null ? grace : Duration.ofSeconds(5), given,
+                probe.givenStatus(env), admin, probe.requestTimeout(env), total, every,
                 whenLate == OnTimeout.CONTINUE,
                 skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES"),
                 env.isTrue("SIDECAR_WAIT_DISABLED"), allowPostStart || env.isTrue(PostStartGuard.VARIABLE),
                 supervised.supervised(), supervised.by(), quitGiven, quitSidecar,
                 QuitOptions.timeout("--quit-timeout", quitTimeout, env), supervised.onStop(), supervised.onStopBy(),
-                List.copyOf(command));
+                List.copyOf(command), probe.tls.settle(env, TlsOptions.used(given, admin, quitGiven)));
         if (!command.isEmpty() && !spec.commandLine().getParseResult().originalArgs().contains("--")) {
             throw new UsageError("unexpected argument '" + command.get(0)
                     + "'; put the command to run after --, e.g. sidecar-wait wait -- start-app --flag");

@@ -2,6 +2,7 @@ package dev.sidecarwait.drain;
 
 import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.tls.TlsSettings;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -20,7 +21,7 @@ import java.util.Set;
  */
 public record DrainPlan(Mesh preset, boolean auto, Set<Integer> ports, Set<Integer> excludedPorts, List<String> processesGiven,
                         Duration atLeast, Duration atMost, Duration every, Source source, AdminApi admin,
-                        boolean gracefulFirst, boolean gracefulAfter) {
+                        boolean gracefulFirst, boolean gracefulAfter, TlsSettings tls) {
 
     /** What counts as still open: the pod's sockets, Envoy's count of downstream connections, or both. */
     public enum Source { PROC, ENVOY, BOTH }

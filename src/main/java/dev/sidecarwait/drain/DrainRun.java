@@ -102,7 +102,7 @@ public final class DrainRun {
                 + "; at least " + Seconds.of(plan.atLeast()) + ", looking every " + Seconds.of(plan.every())
                 + ", at most " + Seconds.of(plan.atMost())
                 + (plan.gracefulAfter() ? "; then asking Envoy to drain its inbound listeners" : "") + "...");
-        EnvoyListeners listeners = adminUrl == null ? null : new EnvoyListeners(clock, adminUrl, Duration.ofSeconds(1));
+        EnvoyListeners listeners = adminUrl == null ? null : new EnvoyListeners(clock, adminUrl, Duration.ofSeconds(1), plan.tls());
         if (plan.gracefulFirst() && !said(listeners.drainInbound())) {
             log.debug("Draining all the same: Envoy's own drain was only a head start");
         }
@@ -153,7 +153,7 @@ public final class DrainRun {
         DrainPlan.Source from = plan.source();
         EnvoyConnections envoy = from == DrainPlan.Source.PROC ? null : new EnvoyConnections(clock, adminUrl,
                 Duration.ofSeconds(1), meshOwn, proc, processes, from == DrainPlan.Source.BOTH ? Reading::clear : sockets,
-                log::warn, log::info);
+                log::warn, log::info, plan.tls());
         String envoyRule = "Envoy's listeners at " + (adminUrl == null ? "" : adminUrl.text()) + " carry no downstream "
                 + "connection (admin and internal listeners" + (meshOwn.isEmpty() ? "" : " and those on port "
                 + joined(meshOwn)) + " left out; the pod's sockets if Envoy has no such stats)";

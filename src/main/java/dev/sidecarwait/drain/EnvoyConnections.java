@@ -4,6 +4,7 @@ import dev.sidecarwait.Clock;
 import dev.sidecarwait.mesh.EnvoyListeners;
 import dev.sidecarwait.probe.PlainHttp;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.tls.TlsSettings;
 import dev.sidecarwait.wire.ProbeFailure;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,8 +41,8 @@ public final class EnvoyConnections implements Drainer.Look {
      */
     public EnvoyConnections(Clock clock, Target.Http admin, Duration timeout, Set<Integer> ignoredPorts, Path proc,
                             Set<String> proxyProcesses, Drainer.Look withoutStats, Consumer<String> onNoStats,
-                            Consumer<String> onExited) {
-        this.envoy = new EnvoyListeners(clock, admin, timeout);
+                            Consumer<String> onExited, TlsSettings tls) {
+        this.envoy = new EnvoyListeners(clock, admin, timeout, tls);
         this.ignoredPorts = Set.copyOf(ignoredPorts);
         this.withoutStats = withoutStats;
         this.proxy = new ProxyProcess(proc, proxyProcesses);

@@ -3,6 +3,7 @@ package dev.sidecarwait.mesh;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.probe.PlainHttp;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.tls.TlsSettings;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import java.time.Duration;
@@ -34,8 +35,8 @@ public final class EnvoyAdmin {
 
     private final PlainHttp http;
 
-    public EnvoyAdmin(Clock clock) {
-        this.http = new PlainHttp(clock);
+    public EnvoyAdmin(Clock clock, TlsSettings tls) {
+        this.http = new PlainHttp(clock, tls);
     }
 
     /** Two requests, each within {@code timeout}. Never throws: an unreachable admin API is a diagnosis too. */

@@ -3,6 +3,7 @@ package dev.sidecarwait.mesh;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.probe.PlainHttp;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.tls.TlsSettings;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import java.time.Duration;
@@ -26,8 +27,8 @@ public final class EnvoyListeners {
     private final Target.Http admin;
     private final Timeout timeout;
 
-    public EnvoyListeners(Clock clock, Target.Http admin, Duration timeout) {
-        this.http = new PlainHttp(clock);
+    public EnvoyListeners(Clock clock, Target.Http admin, Duration timeout, TlsSettings tls) {
+        this.http = new PlainHttp(clock, tls);
         this.admin = admin;
         this.timeout = Timeout.of(timeout);
     }

@@ -3,6 +3,7 @@ package dev.sidecarwait.mesh;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.probe.PlainHttp;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.tls.TlsSettings;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import java.time.Duration;
@@ -23,8 +24,8 @@ public final class SidecarQuit {
     private final Consumer<String> warn;
 
     /** {@code info} hears what went as it should, {@code warn} what did not. */
-    public SidecarQuit(Clock clock, Consumer<String> info, Consumer<String> warn) {
-        this.http = new PlainHttp(clock);
+    public SidecarQuit(Clock clock, Consumer<String> info, Consumer<String> warn, TlsSettings tls) {
+        this.http = new PlainHttp(clock, tls);
         this.info = info;
         this.warn = warn;
     }

@@ -61,4 +61,14 @@ public record Awaited(String proxy, List<String> others) {
         }
         return String.join(", ", all.subList(0, all.size() - 1)) + " and " + all.get(all.size() - 1);
     }
+
+    /** Ambient without a dependency: say what ztunnel's sockets prove, and how to prove the path. */
+    public static String proves(Mesh mesh, List<Target> targets) {
+        if (mesh != Mesh.AMBIENT || targets.size() > 1) {
+            return "";
+        }
+        return " Its sockets prove that this pod's traffic is redirected to ztunnel, not that ztunnel has this "
+                + "workload's certificate: to prove the path, add a dependency (--url postgres://db:5432, redis://cache:6379), "
+                + "which only the real server can answer.";
+    }
 }

@@ -1,5 +1,6 @@
 package dev.sidecarwait.output;
 
+import dev.sidecarwait.UtcTime;
 import dev.sidecarwait.dns.Literals;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.probe.ProbeResult;
@@ -19,13 +20,18 @@ public final class CheckReport {
     private final EnvoyAdmin.Diagnosis envoy;
     private final Instant at;
     private final String dataPlane;
+    private final String tls;
 
-    /** {@code dataPlane}: what --mesh auto found, in words; null when the mesh was named. */
-    public CheckReport(List<ProbeResult> results, EnvoyAdmin.Diagnosis envoy, Instant at, String dataPlane) {
+    /**
+     * {@code dataPlane}: what --mesh auto found, in words; null when the mesh was named. {@code tls}: how TLS servers
+     * were verified, when a target uses TLS, else null.
+     */
+    public CheckReport(List<ProbeResult> results, EnvoyAdmin.Diagnosis envoy, Instant at, String dataPlane, String tls) {
         this.results = results;
         this.envoy = envoy;
         this.at = at;
         this.dataPlane = dataPlane;
+        this.tls = tls;
     }
 
     public boolean allReady() {
@@ -39,11 +45,15 @@ public final class CheckReport {
         if (dataPlane != null) {
             out.println("  mesh " + dataPlane);
         }
+        if (tls != null) {
+            out.println("  tls " + tls);
+        }
         for (ProbeResult result : results) {
             List<String> parts = new ArrayList<>();
             parts.add(result.ready() ? "ready    " : "NOT READY");
             parts.add(result.target().text());
-            boolean tellsWhat = result.target() instanceof Target.Server || result.target() instanceof Target.File;
+            boolean tellsWhat = result.target() instanceof Target.Server || result.target() instanceof Target.File
+                    || result.target() instanceof Target.Tls;
             if (result.status() != 0) {
                 // A redirect to another host is not followed: the detail says where it pointed, as wait and --json do.
                 String said = "HTTP status code " + result.status();
@@ -76,6 +86,9 @@ public final class CheckReport {
                 .append(",\"ready\":").append(allReady());
         if (dataPlane != null) {
             json.append(",\"mesh\":").append(Json.quote(dataPlane));
+        }
+        if (tls != null) {
+            json.append(",\"tls\":").append(Json.quote(tls));
         }
         json.append(",\"targets\":[");
         for (int i = 0; i < results.size(); i++) {

@@ -1,5 +1,6 @@
 package dev.sidecarwait.output;
 
+import dev.sidecarwait.UtcTime;
 import dev.sidecarwait.Clock;
 import java.io.PrintStream;
 

@@ -11,4 +11,12 @@ interface Handshake {
 
     /** Returns what the server said, for messages, when it is ready; throws, saying what was seen, when not. */
     String exchange(Wire wire, Target.Server target) throws ProbeFailure;
+
+    /**
+     * As {@link #exchange(Wire, Target.Server)}, where the protocol may ask for TLS midway: {@code upgrade} makes the
+     * connection TLS (null over a Unix socket, where none is used).
+     */
+    default String exchange(Wire wire, Target.Server target, Upgrade upgrade) throws ProbeFailure {
+        return exchange(wire, target);
+    }
 }

@@ -92,6 +92,7 @@ final class LocalTargets {
         if (port != null && !port.matches("[1-9][0-9]{0,4}") || port != null && Integer.parseInt(port) > 65535) {
             throw new IllegalArgumentException("port '" + port + "' is not a number from 1 to 65535");
         }
+        TlsParameters.mode(Protocol.POSTGRES, uri.getRawQuery()); // checked; libpq uses no TLS over a Unix socket
         int number = port == null ? Protocol.POSTGRES.defaultPort : Integer.parseInt(port);
         Path socket = Path.of(socketDirectory(uri)).normalize().resolve(".s.PGSQL." + number);
         return new Target.Server(Protocol.POSTGRES, "localhost", number, "", text, socket);
@@ -115,15 +116,6 @@ final class LocalTargets {
 
     /** A query parameter, percent-decoded, or null. */
     private static String parameter(URI uri, String name) {
-        if (uri.getRawQuery() == null) {
-            return null;
-        }
-        for (String pair : uri.getRawQuery().split("&")) {
-            int equals = pair.indexOf('=');
-            if (equals > 0 && pair.substring(0, equals).equals(name)) {
-                return decoded(pair.substring(equals + 1));
-            }
-        }
-        return null;
+        return UrlQuery.value(uri.getRawQuery(), name);
     }
 }

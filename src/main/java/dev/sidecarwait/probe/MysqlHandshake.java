@@ -1,5 +1,6 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.tls.TlsMode;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
@@ -21,6 +22,15 @@ final class MysqlHandshake implements Handshake {
 
     @Override
     public String exchange(Wire wire, Target.Server target) throws ProbeFailure {
+        return exchange(wire, target, null);
+    }
+
+    /**
+     * With ssl-mode: the greeting is plain text, then the client's SSL request (its capabilities with CLIENT_SSL,
+     * sequence 1) and TLS; the login goes on through it, as the mysql client's does.
+     */
+    @Override
+    public String exchange(Wire wire, Target.Server target, Upgrade upgrade) throws ProbeFailure {
         byte[] greeting = packet(wire);
         if (greeting.length > 0 && (greeting[0] & 0xff) == 0xff) {
             throw new ProbeFailure("MySQL refused the connection: " + error(greeting));
@@ -34,14 +44,34 @@ final class MysqlHandshake implements Handshake {
             end++;
         }
         String version = new String(greeting, 1, end - 1, StandardCharsets.UTF_8);
-        logIn(wire);
+        TlsMode mode = upgrade == null ? TlsMode.OFF : target.tls();
+        if (!mode.tls()) {
+            logIn(wire, 1);
+            return "server " + version;
+        }
+        // after the version's NUL: thread id (4), auth data (8), a filler (1), then the capabilities' low two bytes
+        int capabilities = end + 14 < greeting.length ? (greeting[end + 14] & 0xff) | (greeting[end + 15] & 0xff) << 8 : 0;
+        if ((capabilities & CLIENT_SSL) == 0) {
+            if (mode == TlsMode.PREFER) {
+                logIn(wire, 1);
+                return "server " + version + "; no TLS: the server does not offer it (ssl-mode=PREFERRED)";
+            }
+            throw new ProbeFailure("MySQL does not offer TLS, which ssl-mode=" + MYSQL_MODES.get(mode) + " requires");
+        }
+        wire.write(packet(1, capabilities(CLIENT_SSL)));
+        Wire secure = upgrade.toTls(mode);
+        logIn(secure, 2);
         return "server " + version;
     }
 
+    private static final int CLIENT_SSL = 0x800;
+    private static final java.util.Map<TlsMode, String> MYSQL_MODES = java.util.Map.of(TlsMode.REQUIRE, "REQUIRED",
+            TlsMode.VERIFY_CA, "VERIFY_CA", TlsMode.VERIFY_FULL, "VERIFY_IDENTITY");
+
     /** Ready is decided; the login only keeps the server from counting a broken handshake. */
-    private static void logIn(Wire wire) {
+    private static void logIn(Wire wire, int sequence) {
         try {
-            wire.write(packet(1, handshakeResponse()));
+            wire.write(packet(sequence, handshakeResponse()));
             wire.allowAtMost(LOGIN_MILLIS);
             byte[] reply = packet(wire);
             if (reply.length > 0 && reply[0] == 0) {
@@ -52,12 +82,19 @@ final class MysqlHandshake implements Handshake {
         }
     }
 
-    private static byte[] handshakeResponse() {
+    /** The first part of a handshake response: capabilities, the largest packet, a character set, 23 zero bytes. */
+    private static byte[] capabilities(int extra) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(int32(CLIENT_LONG_PASSWORD | CLIENT_PROTOCOL_41 | CLIENT_SECURE_CONNECTION));
+        out.writeBytes(int32(CLIENT_LONG_PASSWORD | CLIENT_PROTOCOL_41 | CLIENT_SECURE_CONNECTION | extra));
         out.writeBytes(int32(16 * 1024 * 1024));
         out.write(33); // utf8_general_ci
         out.writeBytes(new byte[23]);
+        return out.toByteArray();
+    }
+
+    private static byte[] handshakeResponse() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(capabilities(0));
         out.writeBytes(THROWAWAY_USER.getBytes(StandardCharsets.US_ASCII));
         out.write(0);
         out.write(0); // no password

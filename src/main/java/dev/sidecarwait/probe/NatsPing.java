@@ -1,6 +1,7 @@
 package dev.sidecarwait.probe;
 
 import dev.sidecarwait.Version;
+import dev.sidecarwait.tls.TlsMode;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Wire;
 import java.nio.charset.StandardCharsets;
@@ -21,12 +22,22 @@ final class NatsPing implements Handshake {
     private static final Pattern VERSION = Pattern.compile("\"version\"\\s*:\\s*\"([^\"]{1,40})\"");
     private static final Pattern LAME_DUCK = Pattern.compile("\"ldm\"\\s*:\\s*true");
     private static final Pattern AUTH_REQUIRED = Pattern.compile("\"auth_required\"\\s*:\\s*true");
+    private static final Pattern TLS_REQUIRED = Pattern.compile("\"tls_required\"\\s*:\\s*true");
     private static final byte[] CONNECT_AND_PING = ("CONNECT {\"verbose\":false,\"pedantic\":false,\"name\":\""
             + Handshake.THROWAWAY_USER + "\",\"lang\":\"" + Handshake.THROWAWAY_USER + "\",\"version\":\"" + Version.VERSION
             + "\",\"protocol\":0}\r\nPING\r\n").getBytes(StandardCharsets.US_ASCII);
 
     @Override
     public String exchange(Wire wire, Target.Server target) throws ProbeFailure {
+        return exchange(wire, target, null);
+    }
+
+    /**
+     * A server whose INFO says tls_required gets TLS next, as NATS clients do (verified: nats:// has no mode to say
+     * otherwise but --insecure); the CONNECT and PING go through it.
+     */
+    @Override
+    public String exchange(Wire wire, Target.Server target, Upgrade upgrade) throws ProbeFailure {
         String info = wire.line(MAX_LINE, "answered, but not as NATS");
         if (!info.startsWith("INFO ")) {
             throw new ProbeFailure(info.startsWith("-ERR") ? "NATS refused the connection: " + error(info)
@@ -36,6 +47,13 @@ final class NatsPing implements Handshake {
         String server = "NATS" + (version.find() ? " " + version.group(1) : "");
         if (LAME_DUCK.matcher(info).find()) {
             throw new ProbeFailure(server + " is in lame duck mode (shutting down)");
+        }
+        if (TLS_REQUIRED.matcher(info).find()) {
+            if (upgrade == null) {
+                throw new ProbeFailure(server + " requires TLS, which is not used over a Unix socket");
+            }
+            wire = upgrade.toTls(TlsMode.VERIFY_FULL);
+            server += " over TLS";
         }
         if (AUTH_REQUIRED.matcher(info).find()) {
             return server + ", up; needs credentials (auth_required)";

@@ -6,6 +6,9 @@ import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.sockets.ProcNetTcp;
 import dev.sidecarwait.sockets.TcpTableRow;
 import dev.sidecarwait.sockets.TcpState;
+import dev.sidecarwait.tls.TlsConnection;
+import dev.sidecarwait.tls.TlsMode;
+import dev.sidecarwait.tls.TlsSettings;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import dev.sidecarwait.wire.Wire;
@@ -32,15 +35,18 @@ public final class NetworkProber implements Prober {
     private final Connector connector;
     private final ProcNetTcp sockets;
 
-    public NetworkProber(Clock clock, ExpectedStatus expected) {
-        this(clock, expected, Resolver.ofSystem(clock));
+    private final TlsSettings tls;
+
+    public NetworkProber(Clock clock, ExpectedStatus expected, TlsSettings tls) {
+        this(clock, expected, Resolver.ofSystem(clock), tls);
     }
 
     /** With the names resolved by {@code resolver} (tests give it their own hosts and resolv.conf). */
-    public NetworkProber(Clock clock, ExpectedStatus expected, Resolver resolver) {
+    public NetworkProber(Clock clock, ExpectedStatus expected, Resolver resolver, TlsSettings tls) {
         this.clock = clock;
         this.expected = expected;
-        this.http = new PlainHttp(clock, resolver);
+        this.tls = tls;
+        this.http = new PlainHttp(clock, resolver, tls);
         this.connector = new Connector(clock, resolver);
         this.sockets = new ProcNetTcp(Path.of("/proc"));
     }
@@ -66,16 +72,91 @@ public final class NetworkProber implements Prober {
                 return answered(httpTarget, http.probe(httpTarget, found, deadline, timeout), start, addresses);
             }
             Socket socket = connector.connect(found, target.port(), deadline, timeout);
+            Secured secured = new Secured(socket, target.host(), deadline, timeout);
             try {
-                String said = target instanceof Target.Server server
-                        ? server.protocol().handshake().exchange(new Wire(socket, deadline, clock, timeout, Wire.Peer.SERVER), server)
-                        : "";
-                return new ProbeResult(target, true, 0, "", said, since(start), addresses);
+                String said = "";
+                if (target instanceof Target.Tls) {
+                    secured.open(TlsMode.VERIFY_FULL, null);
+                } else if (target instanceof Target.Server server) {
+                    Handshake handshake = server.protocol().handshake();
+                    said = server.tls().tls() && server.protocol().tlsScheme != null // TLS from the first byte: rediss://
+                            ? handshake.exchange(secured.toTls(server.tls(), server.protocol().alpn()), server)
+                            : handshake.exchange(new Wire(socket, deadline, clock, timeout, Wire.Peer.SERVER), server,
+                                    mode -> secured.toTls(mode, null));
+                }
+                return new ProbeResult(target, true, 0, "", secured.describe(said), since(start), addresses);
             } finally {
+                secured.close();
                 Connector.close(socket);
             }
         } catch (ProbeFailure failure) {
-            return new ProbeResult(target, false, 0, failure.getMessage(), "", since(start), addresses);
+            return new ProbeResult(target, false, 0, failure.getMessage() + speaksTls(target, failure.getMessage(), addresses,
+                    deadline, timeout), "", since(start), addresses);
+        }
+    }
+
+    /**
+     * A TLS server closes a plain connection without a word, as a proxy with no upstream does. Where the plain probe
+     * met that and time is left, one unverified handshake tells them apart: "; it speaks TLS: use https://".
+     */
+    private String speaksTls(Target target, String failure, List<InetAddress> addresses, long deadline, Timeout timeout) {
+        String scheme = target instanceof Target.Http http && !http.tls().tls() && http.socket() == null ? "https"
+                : target instanceof Target.Server server && !server.tls().tls() && server.socket() == null ? server.protocol().tlsScheme
+                : null;
+        boolean silent = failure.equals(Wire.Peer.HTTP.closedSilent) || failure.equals(Wire.Peer.SERVER.closedSilent)
+                || failure.equals(Wire.Peer.SERVER.resetSilent);
+        if (scheme == null || !silent || clock.millisUntil(deadline) <= 0) {
+            return "";
+        }
+        try {
+            List<InetAddress> found = addresses.isEmpty() ? connector.addresses(target.host(), deadline) : addresses;
+            Socket socket = connector.connect(found, target.port(), deadline, timeout);
+            try {
+                return TlsConnection.spoken(socket, target.host(), tls, deadline, clock, timeout) ? "; it speaks TLS: use " + scheme + "://" : "";
+            } finally {
+                Connector.close(socket);
+            }
+        } catch (ProbeFailure unreachable) {
+            return "";
+        }
+    }
+
+    /** A probe's connection, made TLS when its protocol asks: what it used is said, and its engine freed, after. */
+    private final class Secured {
+        private final Socket socket;
+        private final String host;
+        private final long deadline;
+        private final Timeout timeout;
+        private TlsConnection connection;
+
+        Secured(Socket socket, String host, long deadline, Timeout timeout) {
+            this.socket = socket;
+            this.host = host;
+            this.deadline = deadline;
+            this.timeout = timeout;
+        }
+
+        TlsConnection open(TlsMode mode, String alpn) throws ProbeFailure {
+            connection = TlsConnection.open(socket, host, mode, alpn, tls, deadline, clock, timeout);
+            return connection;
+        }
+
+        Wire toTls(TlsMode mode, String alpn) throws ProbeFailure {
+            return open(mode, alpn).wire(deadline, clock, timeout, Wire.Peer.SERVER);
+        }
+
+        String describe(String said) {
+            if (connection == null) {
+                return said;
+            }
+            String how = connection.describe();
+            return said.isEmpty() ? how : said + "; " + how;
+        }
+
+        void close() {
+            if (connection != null) {
+                connection.close();
+            }
         }
     }
 

@@ -3,6 +3,8 @@ package dev.sidecarwait.probe;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.Version;
 import dev.sidecarwait.dns.Resolver;
+import dev.sidecarwait.tls.TlsConnection;
+import dev.sidecarwait.tls.TlsSettings;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import dev.sidecarwait.wire.Wire;
@@ -17,7 +19,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * HTTP/1.1 over a plain socket: one request per connection, the whole exchange inside one deadline.
+ * HTTP/1.1 over a socket (through TLS for https://): one request per connection, the whole exchange, handshake
+ * included, inside one deadline.
  * Deliberately not java.net.http or HttpURLConnection: both are slow to start and heavy in a native image, and
  * a readiness probe needs none of what they offer.
  *
@@ -43,14 +46,17 @@ public final class PlainHttp {
 
     private final Clock clock;
     private final Connector connector;
+    private final TlsSettings tls;
 
-    public PlainHttp(Clock clock) {
-        this(clock, Resolver.ofSystem(clock));
+    /** {@code tls}: how https:// servers are verified (and the identity offered to them). */
+    public PlainHttp(Clock clock, TlsSettings tls) {
+        this(clock, Resolver.ofSystem(clock), tls);
     }
 
-    public PlainHttp(Clock clock, Resolver resolver) {
+    public PlainHttp(Clock clock, Resolver resolver, TlsSettings tls) {
         this.clock = clock;
         this.connector = new Connector(clock, resolver);
+        this.tls = tls;
     }
 
     /**
@@ -116,12 +122,23 @@ public final class PlainHttp {
             }
         }
         Socket socket = connector.connect(addresses, target.port(), deadline, timeout);
+        TlsConnection secure = null;
         try (socket) {
-            Wire wire = new Wire(socket, deadline, clock, timeout, Wire.Peer.HTTP);
+            Wire wire;
+            if (target.tls().tls()) {
+                secure = TlsConnection.open(socket, target.host(), target.tls(), null, tls, deadline, clock, timeout);
+                wire = secure.wire(deadline, clock, timeout, Wire.Peer.HTTP);
+            } else {
+                wire = new Wire(socket, deadline, clock, timeout, Wire.Peer.HTTP);
+            }
             wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
             return HttpResponse.read(wire, method, wholeBody, keepBytes);
         } catch (IOException closing) {
             throw new ProbeFailure(ProbeFailure.describe(closing));
+        } finally {
+            if (secure != null) {
+                secure.close();
+            }
         }
     }
 
@@ -129,11 +146,12 @@ public final class PlainHttp {
         return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
     }
 
-    /** The target a Location header points at, resolved against the current URL; null when it is not plain HTTP. */
+    /** The target a Location header points at, resolved against the current URL; null when it is not HTTP(S). */
     static Target.Http redirectTarget(Target.Http from, String location) {
         try {
             String host = from.host().contains(":") ? "[" + from.host() + "]" : from.host();
-            URI resolved = new URI("http://" + host + ":" + from.port() + from.path()).resolve(location.trim());
+            URI resolved = new URI((from.tls().tls() ? "https://" : "http://") + host + ":" + from.port() + from.path())
+                    .resolve(location.trim());
             return Target.parse(resolved.toString()) instanceof Target.Http http ? http : null;
         } catch (IllegalArgumentException | java.net.URISyntaxException notPlainHttp) {
             return null;

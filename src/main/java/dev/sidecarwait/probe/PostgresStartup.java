@@ -1,5 +1,6 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.tls.TlsMode;
 import dev.sidecarwait.wire.BigEndian;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Wire;
@@ -16,6 +17,32 @@ final class PostgresStartup implements Handshake {
 
     private static final int PROTOCOL_3_0 = 196608;
     private static final int MAX_MESSAGE = 8192;
+
+    /** SSLRequest: a message of 8 bytes, the code 1234 5679 (PostgreSQL's protocol, "SSL Session Encryption"). */
+    private static final byte[] SSL_REQUEST = {0, 0, 0, 8, 0x04, (byte) 0xd2, 0x16, 0x2f};
+
+    /** libpq's order: the SSLRequest first; 'S', TLS and the startup through it; 'N', plain text if sslmode allows. */
+    @Override
+    public String exchange(Wire wire, Target.Server target, Upgrade upgrade) throws ProbeFailure {
+        TlsMode mode = target.tls();
+        if (!mode.tls() || upgrade == null) {
+            return exchange(wire, target);
+        }
+        wire.write(SSL_REQUEST);
+        int answer = wire.next();
+        if (answer == 'S' && !wire.hasUnread()) {
+            return exchange(upgrade.toTls(mode), target);
+        }
+        if (answer == 'N') {
+            if (mode == TlsMode.PREFER) {
+                return exchange(wire, target) + "; no TLS: the server does not offer it (sslmode=prefer)";
+            }
+            throw new ProbeFailure("PostgreSQL does not offer TLS, which sslmode=" + mode.sslmode() + " requires (ssl = on "
+                    + "in postgresql.conf)");
+        }
+        throw new ProbeFailure(answer == 'S' ? "PostgreSQL's answer to the SSLRequest came with more bytes (refused, as libpq does)"
+                : "answered, but not as PostgreSQL");
+    }
 
     @Override
     public String exchange(Wire wire, Target.Server target) throws ProbeFailure {

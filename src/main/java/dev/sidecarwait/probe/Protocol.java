@@ -8,21 +8,41 @@ import dev.sidecarwait.grpc.GrpcHealthCheck;
  * proves only that the sidecar is.
  */
 public enum Protocol {
-    REDIS("redis", 6379),
-    POSTGRES("postgres", 5432),
-    MYSQL("mysql", 3306),
-    GRPC("grpc", 0),
-    KAFKA("kafka", 9092),
-    AMQP("amqp", 5672),
-    NATS("nats", 4222);
+    REDIS("redis", 6379, "rediss", 6379),
+    POSTGRES("postgres", 5432, null, 0),
+    MYSQL("mysql", 3306, null, 0),
+    GRPC("grpc", 0, "grpcs", 0),
+    KAFKA("kafka", 9092, null, 0),
+    AMQP("amqp", 5672, "amqps", 5671),
+    NATS("nats", 4222, null, 0);
 
     public final String scheme;
     /** 0 where there is none and the URL must give the port (gRPC servers listen anywhere). */
     public final int defaultPort;
+    /** The scheme of the protocol over TLS from the first byte (rediss://), or null where there is none here. */
+    public final String tlsScheme;
+    public final int defaultTlsPort;
 
-    Protocol(String scheme, int defaultPort) {
+    Protocol(String scheme, int defaultPort, String tlsScheme, int defaultTlsPort) {
         this.scheme = scheme;
         this.defaultPort = defaultPort;
+        this.tlsScheme = tlsScheme;
+        this.defaultTlsPort = defaultTlsPort;
+    }
+
+    /** The protocol whose TLS scheme this is (rediss: REDIS), or null. */
+    static Protocol ofTlsScheme(String scheme) {
+        for (Protocol protocol : values()) {
+            if (scheme.equals(protocol.tlsScheme)) {
+                return protocol;
+            }
+        }
+        return null;
+    }
+
+    /** The application protocol a TLS connection offers (ALPN): gRPC's HTTP/2 needs "h2". */
+    String alpn() {
+        return this == GRPC ? "h2" : null;
     }
 
     /** The protocol of a URL scheme ("postgresql" too, as libpq spells it), or null. */

@@ -1,17 +1,18 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.tls.TlsMode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * What to probe: an HTTP endpoint (ready = the expected status), a TCP port (ready = the connection is
- * accepted), or a server that must answer its own protocol (redis://, postgres://, mysql://, grpc://, kafka://,
- * amqp://, nats://); a file another container writes (file://), a Unix socket (unix://), and HTTP or PostgreSQL over
- * one. No TLS: the proxies' readiness ports are plain HTTP on localhost, a sidecar speaks TLS to the server on the
- * app's behalf, and TLS would double the size of the native binary.
+ * accepted), a TLS server (ready = a verified handshake), or a server that must answer its own protocol (redis://,
+ * postgres://, mysql://, grpc://, kafka://, amqp://, nats://); a file another container writes (file://), a Unix
+ * socket (unix://), and HTTP or PostgreSQL over one. https://, rediss://, grpcs:// and amqps:// are their plain
+ * scheme's probe over TLS; postgres:// takes libpq's sslmode.
  */
-public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, Target.Listening, Target.Dns,
+public sealed interface Target permits Target.Http, Target.Tcp, Target.Tls, Target.Server, Target.Listening, Target.Dns,
         Target.InPod {
 
     String host();
@@ -30,15 +31,27 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
                 && List.of("localhost", "127.0.0.1", "::1").contains(host().toLowerCase(Locale.ROOT));
     }
 
-    /** {@code socket}: the Unix socket the request goes over (http+unix://), else null. */
-    record Http(String host, int port, String path, String text, Path socket) implements Target {
+    /** {@code socket}: the Unix socket the request goes over (http+unix://), else null; {@code tls}: OFF, or https://'s. */
+    record Http(String host, int port, String path, String text, Path socket, TlsMode tls) implements Target {
         public Http(String host, int port, String path, String text) {
-            this(host, port, path, text, null);
+            this(host, port, path, text, null, TlsMode.OFF);
+        }
+
+        public Http(String host, int port, String path, String text, Path socket) {
+            this(host, port, path, text, socket, TlsMode.OFF);
         }
 
         @Override
         public String kind() {
-            return "http";
+            return tls.tls() ? "https" : "http";
+        }
+    }
+
+    /** A TLS server with no protocol of its own to ask (tls://HOST:PORT): ready once a verified handshake completes. */
+    record Tls(String host, int port, String text) implements Target {
+        @Override
+        public String kind() {
+            return "tls";
         }
     }
 
@@ -53,14 +66,18 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
      * {@code path}: what the check asks about (gRPC: the service), empty for the others, which ignore a path.
      * {@code socket}: the Unix socket the server is reached on (postgres:///db?host=/dir), else null.
      */
-    record Server(Protocol protocol, String host, int port, String path, String text, Path socket) implements Target {
+    record Server(Protocol protocol, String host, int port, String path, String text, Path socket, TlsMode tls) implements Target {
         public Server(Protocol protocol, String host, int port, String path, String text) {
-            this(protocol, host, port, path, text, null);
+            this(protocol, host, port, path, text, null, TlsMode.OFF);
+        }
+
+        public Server(Protocol protocol, String host, int port, String path, String text, Path socket) {
+            this(protocol, host, port, path, text, socket, TlsMode.OFF);
         }
 
         @Override
         public String kind() {
-            return protocol.scheme;
+            return protocol.scheme + (tls.tls() && protocol.tlsScheme != null ? "s" : "");
         }
     }
 
@@ -136,8 +153,13 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Server, T
         }
     }
 
-    String SCHEMES = "http://, tcp://, dns://, file://, unix://, http+unix://, redis://, postgres://, mysql://, grpc://, "
-            + "kafka://, amqp:// or nats://";
+    String SCHEMES = "http://, https://, tcp://, tls://, dns://, file://, unix://, http+unix://, redis://, rediss://, "
+            + "postgres://, mysql://, grpc://, grpcs://, kafka://, amqp://, amqps:// or nats://";
+
+    /** Whether the target speaks TLS (https://, tls://, rediss://, ... or a postgres:// sslmode other than disable). */
+    default boolean usesTls() {
+        return this instanceof Tls || this instanceof Http http && http.tls().tls() || this instanceof Server server && server.tls().tls();
+    }
 
     /** One rule for every URL: user information is refused, since no check sends any and the URL goes into logs. */
     String USER_INFO_REFUSED = "a user or password is not accepted in a URL (no check sends one, and URLs are written "

@@ -1,5 +1,6 @@
 package dev.sidecarwait.probe;
 
+import dev.sidecarwait.tls.TlsMode;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
@@ -26,10 +27,9 @@ final class TargetParser {
             throw new IllegalArgumentException("no scheme; use " + noSchemeHint);
         }
         Protocol protocol = Protocol.ofScheme(scheme);
-        if (!List.of("http", "tcp", "dns").contains(scheme) && protocol == null) {
-            throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use " + schemesHint
-                    + (List.of("https", "rediss", "grpcs", "amqps", "tls").contains(scheme) ? " (no TLS: readiness ports are plain HTTP, "
-                    + "the sidecar does TLS for the app, and TLS would double the binary's size)" : ""));
+        Protocol overTls = Protocol.ofTlsScheme(scheme);
+        if (!List.of("http", "https", "tcp", "tls", "dns").contains(scheme) && protocol == null && overTls == null) {
+            throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use " + schemesHint);
         }
         if (uri.getRawUserInfo() != null) {
             throw new IllegalArgumentException(Target.USER_INFO_REFUSED);
@@ -46,44 +46,52 @@ final class TargetParser {
             }
             return new Target.Dns(host, text);
         }
-        if (protocol != null) {
-            if (protocol == Protocol.GRPC) {
-                return grpc(uri, host, text);
-            }
-
-            // A path (a database name or number) and parameters are allowed, so an app's own URL can be
-            // pasted; the check does not use them.
-            return new Target.Server(protocol, host, uri.getPort() == -1 ? protocol.defaultPort : portOf(uri, text, scheme), "", text);
+        if (protocol != null || overTls != null) {
+            return server(protocol != null ? protocol : overTls, overTls != null, uri, host, text, scheme);
         }
         int port = portOf(uri, text, scheme);
-        if (scheme.equals("tcp")) {
+        if (scheme.equals("tcp") || scheme.equals("tls")) {
             String path = uri.getRawPath();
             if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null) {
-                throw new IllegalArgumentException("a tcp:// target takes no path; use tcp://host:port");
+                throw new IllegalArgumentException("a " + scheme + ":// target takes no path; use " + scheme + "://host:port");
             }
-            return new Target.Tcp(host, port, text);
+            return scheme.equals("tls") ? new Target.Tls(host, port, text) : new Target.Tcp(host, port, text);
         }
         String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
         if (uri.getRawQuery() != null) {
             path += "?" + uri.getRawQuery();
         }
-        return new Target.Http(host, port, path, text);
+        return new Target.Http(host, port, path, text, null, scheme.equals("https") ? TlsMode.VERIFY_FULL : TlsMode.OFF);
+    }
+
+    /**
+     * A server's own protocol, over TLS from the first byte ({@code overTls}: rediss://) or as its URL's parameters
+     * ask (PostgreSQL's sslmode, MySQL's ssl-mode). A path (a database name or number) and other parameters are
+     * allowed, so an app's own URL can be pasted; the check does not use them.
+     */
+    private static Target.Server server(Protocol protocol, boolean overTls, URI uri, String host, String text, String scheme) {
+        TlsMode tls = overTls ? TlsMode.VERIFY_FULL : TlsParameters.mode(protocol, uri.getRawQuery());
+        if (protocol == Protocol.GRPC) {
+            return grpc(uri, host, text, tls, scheme);
+        }
+        int defaultPort = overTls ? protocol.defaultTlsPort : protocol.defaultPort;
+        return new Target.Server(protocol, host, uri.getPort() == -1 ? defaultPort : portOf(uri, text, scheme), "", text, null, tls);
     }
 
     /** grpc://host:port/service: the port is required, the path is the service name (none: the whole server). */
-    private static Target.Server grpc(URI uri, String host, String text) {
+    private static Target.Server grpc(URI uri, String host, String text, TlsMode tls, String scheme) {
         if (uri.getPort() == -1) {
-            throw new IllegalArgumentException("a grpc:// target needs a port");
+            throw new IllegalArgumentException("a " + scheme + ":// target needs a port");
         }
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw new IllegalArgumentException("a grpc:// target takes a service name and nothing else: "
-                    + "grpc://host:port/package.Service");
+            throw new IllegalArgumentException("a " + scheme + ":// target takes a service name and nothing else: "
+                    + scheme + "://host:port/package.Service");
         }
         String service = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
         if (service.contains("/")) {
             throw new IllegalArgumentException("'" + service + "' is not a gRPC service name (package.Service, no '/')");
         }
-        return new Target.Server(Protocol.GRPC, host, portOf(uri, text, "grpc"), service, text);
+        return new Target.Server(Protocol.GRPC, host, portOf(uri, text, scheme), service, text, null, tls);
     }
 
     private static String hostOf(URI uri, String text) {
@@ -106,10 +114,10 @@ final class TargetParser {
     private static int portOf(URI uri, String text, String scheme) {
         int port = uri.getPort();
         if (port == -1) {
-            if (scheme.equals("tcp")) {
-                throw new IllegalArgumentException("a tcp:// target needs a port");
+            if (scheme.equals("tcp") || scheme.equals("tls")) {
+                throw new IllegalArgumentException("a " + scheme + ":// target needs a port");
             }
-            return 80;
+            return scheme.equals("https") ? 443 : 80;
         }
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port '" + port + "' is not a number from 1 to 65535");

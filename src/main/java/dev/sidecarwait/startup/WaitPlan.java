@@ -6,6 +6,7 @@ import dev.sidecarwait.mesh.MeshDefaults;
 import dev.sidecarwait.probe.ExpectedStatus;
 import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.process.StopSignal;
+import dev.sidecarwait.tls.TlsSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ public record WaitPlan(Mesh preset, boolean auto, Duration detectGrace, List<Tar
                 AdminApi admin, Duration requestTimeout, Duration total, Duration every,
                 boolean continueOnTimeout, boolean skipOutside, boolean disabled, boolean allowPostStart,
                 Boolean supervised, String supervisedBy, List<Target.Http> quitGiven, boolean quitSidecar,
-                Duration quitEach, StopSignal onStop, String onStopBy, List<String> command) {
+                Duration quitEach, StopSignal onStop, String onStopBy, List<String> command, TlsSettings tls) {
 
     public List<Target> targets(Mesh found) {
         return MeshDefaults.targets(given, found);

@@ -170,10 +170,13 @@ public final class WaitRun {
         Duration requestTimeout = plan.requestTimeout();
         Awaited awaited = Awaited.of(targets, found.mesh());
         awaitedNow = awaited.subject();
-        waiter = new Waiter(clock, new NetworkProber(clock, plan.expected(found.mesh())));
-        log.info(awaited.waiting(Seconds.of(plan.total())) + proves(found.mesh(), targets));
+        waiter = new Waiter(clock, new NetworkProber(clock, plan.expected(found.mesh()), plan.tls()));
+        log.info(awaited.waiting(Seconds.of(plan.total())) + Awaited.proves(found.mesh(), targets));
+        if (plan.tls().insecure() && targets.stream().anyMatch(Target::usesTls)) {
+            log.warn("TLS servers' certificates are not verified (--insecure): any server, or anything between, passes as them");
+        }
         long deadline = clock.nanoTime() + plan.total().toNanos();
-        EnvoyAdmin envoy = new EnvoyAdmin(clock);
+        EnvoyAdmin envoy = new EnvoyAdmin(clock, plan.tls());
         Waiter.Outcome outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,
                 failed -> log.debug("Not ready yet: " + describe(failed, found)
                         + explanation(envoy, admin, requestTimeout, deadline)));
@@ -196,16 +199,6 @@ public final class WaitRun {
         return new Ended("NOT READY before the timeout", outcome, why, 1);
     }
 
-    /** Ambient without a dependency: say what ztunnel's sockets prove, and how to prove the path. */
-    private static String proves(Mesh mesh, List<Target> targets) {
-        if (mesh != Mesh.AMBIENT || targets.size() > 1) {
-            return "";
-        }
-        return " Its sockets prove that this pod's traffic is redirected to ztunnel, not that ztunnel has this "
-                + "workload's certificate: to prove the path, add a dependency (--url postgres://db:5432, redis://cache:6379), "
-                + "which only the real server can answer.";
-    }
-
     /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */
     private String explanation(EnvoyAdmin envoy, Target.Http admin, Duration requestTimeout, long deadline) {
         long left = deadline - clock.nanoTime();
@@ -225,7 +218,7 @@ public final class WaitRun {
                     + " has no proxy in the pod"));
         }
         if (!urls.isEmpty()) {
-            new SidecarQuit(clock, log::info, log::warn).post(urls, plan.quitEach());
+            new SidecarQuit(clock, log::info, log::warn, plan.tls()).post(urls, plan.quitEach());
         }
     }
 

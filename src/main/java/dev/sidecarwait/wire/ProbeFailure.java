@@ -21,6 +21,9 @@ public final class ProbeFailure extends Exception {
         if (e instanceof NoRouteToHostException) {
             return "no route to host";
         }
+        if (e instanceof Worded) {
+            return e.getMessage();
+        }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         if (e instanceof SocketException && message.toLowerCase(Locale.ROOT).contains("reset")) {
             return "connection reset";
@@ -31,5 +34,12 @@ public final class ProbeFailure extends Exception {
     /** A peer's text as a failure quotes it: at most 60 characters. */
     public static String abbreviate(String text) {
         return text.length() <= 60 ? text : text.substring(0, 60) + "...";
+    }
+
+    /** An I/O failure whose message is already a log line's reason (a TLS alert, say): reported as it is. */
+    public static final class Worded extends IOException {
+        public Worded(String reason) {
+            super(reason);
+        }
     }
 }

@@ -21,8 +21,8 @@ public final class Wire {
         SERVER("connection closed before the server spoke (a proxy with no upstream?)",
                 "connection reset before the server spoke (a proxy with no upstream?)");
 
-        final String closedSilent;
-        final String resetSilent;
+        public final String closedSilent;
+        public final String resetSilent;
 
         Peer(String closedSilent, String resetSilent) {
             this.closedSilent = closedSilent;
@@ -31,7 +31,7 @@ public final class Wire {
     }
 
     /** Arms the carrier's read timeout before each read. */
-    private interface ReadTimeout {
+    public interface ReadTimeout {
         void within(int millis) throws IOException;
     }
 
@@ -69,7 +69,8 @@ public final class Wire {
         this(null, in, out, deadline, clock, timeout, peer);
     }
 
-    private Wire(ReadTimeout readTimeout, InputStream in, OutputStream out, long deadline, Clock clock, Timeout timeout,
+    /** Over streams that read within the time {@code readTimeout} arms (a TLS connection's, over its socket). */
+    public Wire(ReadTimeout readTimeout, InputStream in, OutputStream out, long deadline, Clock clock, Timeout timeout,
                  Peer peer) {
         this.readTimeout = readTimeout;
         this.in = in;
@@ -151,6 +152,14 @@ public final class Wire {
             }
             line.append(c);
         }
+    }
+
+    /**
+     * Whether bytes were received that no reader has taken: a server that answers a plain-text request for TLS with
+     * more than its answer is not to be trusted with the rest (what libpq checks since CVE-2021-23222).
+     */
+    public boolean hasUnread() {
+        return start < end;
     }
 
     /** What is left of the exchange's deadline, in whole milliseconds (0 once it has passed). */

@@ -17,7 +17,12 @@ class BadInputTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "--url https://localhost:15020/healthz/ready | --url | 'https://localhost:15020/healthz/ready'",
+            "--url tls://localhost | --url | 'tls://localhost'",
+            "--url postgres://db/x?sslmode=on | --url | 'on'",
+            "--cacert /no/such/ca.crt | --cacert | '/no/such/ca.crt'",
+            "--cert /no/such/tls.crt | --cert | '/no/such/tls.crt'",
+            "--key /no/such/tls.key | --key | '/no/such/tls.key'",
+            "--cert /no/such/tls.crt --key /no/such/tls.key | --cert | '/no/such/tls.crt'",
             "--url ftp://localhost/ | --url | 'ftp://localhost/'",
             "--url http://local^host/ | --url | 'http://local^host/'",
             "--url http://localhost:70000/ready | --url | '70000'",
@@ -53,7 +58,9 @@ class BadInputTest {
 
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
-            "SIDECAR_WAIT_URL | https://localhost/ready | 'https://localhost/ready'",
+            "SIDECAR_WAIT_URL | rediss://cache:0 | 'rediss://cache:0'",
+            "SIDECAR_WAIT_CACERT | /no/such/ca.crt | '/no/such/ca.crt'",
+            "SIDECAR_WAIT_INSECURE | sometimes | 'sometimes'",
             "SIDECAR_WAIT_URL | http://localhost/,nope | 'nope'",
             "SIDECAR_WAIT_TIMEOUT | 60 | '60'",
             "SIDECAR_WAIT_TIMEOUT | 0ms | '0ms'",
@@ -144,7 +151,7 @@ class BadInputTest {
             "wait --url tcp://127.0.0.1:1 --periodMillis 1e3 | --periodMillis: '1e3' is not a whole number (see",
             "wait --url tcp://127.0.0.1:1 --requestTimeoutMillis 3000000000 | --requestTimeoutMillis: '3000000000' is too large: the largest accepted is 2147483647 (see",
             "wait --admin-url foo | --admin-url: 'foo': no scheme; use http://host:port/path",
-            "wait --admin-url https://localhost:15000 | --admin-url: 'https://localhost:15000': scheme 'https' is not supported; use http://host:port/path (no TLS",
+            "wait --admin-url tls://localhost:15000 | --admin-url: 'tls://localhost:15000' is not an http:// or https:// URL",
             "check --admin-url localhost:15000 | --admin-url: 'localhost:15000': no scheme; use http://host:port/path",
             "wait --quit-url foo -- true | --quit-url: 'foo': no scheme; use http://host:port/path (see",
             "quit --url foo | --url: 'foo': no scheme; use http://host:port/path (see",

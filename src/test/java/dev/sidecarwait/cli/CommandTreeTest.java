@@ -200,7 +200,9 @@ class CommandTreeTest {
                 Map.entry("--exclude-port", "15021"), Map.entry("--min", "2s"), Map.entry("--source", "both"),
                 Map.entry("--stop-signal", "SIGQUIT"), Map.entry("--log_output_level", "default:debug,ads:info"),
                 Map.entry("--log_target", "stdout"), Map.entry("--log_stacktrace_level", "default:none"),
-                Map.entry("--log_caller", "default"), Map.entry("--vklog", "9")));
+                Map.entry("--log_caller", "default"), Map.entry("--vklog", "9"),
+                Map.entry("--cacert", "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt"),
+                Map.entry("--cert", "/etc/tls/tls.crt"), Map.entry("--key", "/etc/tls/tls.key")));
         CommandLine whole = CommandTree.build();
         CommandLine pruned = CommandTree.forTheImage();
         List<String> missing = new ArrayList<>();

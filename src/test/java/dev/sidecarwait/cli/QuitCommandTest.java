@@ -51,7 +51,7 @@ class QuitCommandTest {
         assertEquals(0, CliRun.run(Map.of("SIDECAR_WAIT_QUIT_URL", url("/quitquitquit")), "quit").exit());
         CliRun bad = CliRun.run(Map.of("SIDECAR_WAIT_QUIT_URL", "tcp://localhost:1"), "quit");
         assertEquals(2, bad.exit());
-        assertTrue(bad.err().contains("SIDECAR_WAIT_QUIT_URL: 'tcp://localhost:1' is not an http:// URL"), bad.err());
+        assertTrue(bad.err().contains("SIDECAR_WAIT_QUIT_URL: 'tcp://localhost:1' is not an http:// or https:// URL"), bad.err());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.servers.RealServer;
 import dev.sidecarwait.wire.Timeout;
+import dev.sidecarwait.tls.TlsSettings;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BrokerProbeTest {
 
-    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"));
+    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"), TlsSettings.unused());
 
     private ProbeResult probe(String url) {
         return prober.probe(Target.parse(url), Timeout.of(Duration.ofSeconds(2)));

@@ -10,6 +10,7 @@ import io.grpc.Server;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
+import dev.sidecarwait.tls.TlsSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class GrpcProbeTest {
 
-    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"));
+    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"), TlsSettings.unused());
 
     private ProbeResult probe(String url) {
         return prober.probe(Target.parse(url), Timeout.of(Duration.ofSeconds(2)));

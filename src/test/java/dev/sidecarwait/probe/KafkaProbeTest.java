@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.servers.RealServer;
 import dev.sidecarwait.wire.Timeout;
+import dev.sidecarwait.tls.TlsSettings;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 class KafkaProbeTest {
 
     private static RealServer kafka;
-    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"));
+    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"), TlsSettings.unused());
 
     @BeforeAll
     static void startTheBroker() throws Exception {

@@ -13,6 +13,7 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.wire.Timeout;
+import dev.sidecarwait.tls.TlsSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,7 +33,7 @@ class NetworkProberTest {
     static WireMockExtension proxy = WireMockExtension.newInstance()
             .options(wireMockConfig().dynamicPort().bindAddress("127.0.0.1")).build();
 
-    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"));
+    private final NetworkProber prober = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200"), TlsSettings.unused());
 
     private ProbeResult probe(String url, long timeoutMillis) {
         return prober.probe(Target.parse(url), Timeout.of(Duration.ofMillis(timeoutMillis)));
@@ -65,7 +66,7 @@ class NetworkProberTest {
     void expectedStatusDecides() {
         proxy.stubFor(get("/ready").willReturn(aResponse().withStatus(204)));
         assertFalse(probe(url("/ready"), 500).ready());
-        NetworkProber anyTwoHundred = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200-299"));
+        NetworkProber anyTwoHundred = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200-299"), TlsSettings.unused());
         assertTrue(anyTwoHundred.probe(Target.parse(url("/ready")), Timeout.of(Duration.ofMillis(500))).ready());
     }
 
@@ -245,7 +246,7 @@ class NetworkProberTest {
         assertEquals(302, result.status());
         assertEquals("HTTP status code 302 (a redirect to http://login.example.invalid/ready, not followed: another host)",
                 result.detail());
-        NetworkProber kubeletsRule = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200-399"));
+        NetworkProber kubeletsRule = new NetworkProber(Clock.SYSTEM, ExpectedStatus.parse("200-399"), TlsSettings.unused());
         assertTrue(kubeletsRule.probe(Target.parse(url("/elsewhere")), Timeout.of(Duration.ofMillis(2000))).ready(),
                 "with the kubelet's 200-399 the unfollowed redirect counts as ready, as it does for the kubelet");
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sidecarwait.tls.TlsMode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -61,6 +63,33 @@ class TargetTest {
     }
 
     @Test
+    void tlsSchemesAreTheirPlainProbeOverTlsVerifiedByDefault() {
+        Target.Http https = (Target.Http) Target.parse("https://vault:8200/v1/sys/health");
+        assertEquals(new Target.Http("vault", 8200, "/v1/sys/health", "https://vault:8200/v1/sys/health", null, TlsMode.VERIFY_FULL), https);
+        assertEquals(443, Target.parse("https://keycloak/health/ready").port());
+        assertEquals("https", https.kind());
+        assertEquals(new Target.Tls("es", 9200, "tls://es:9200"), Target.parse("tls://es:9200"));
+        Target.Server rediss = (Target.Server) Target.parse("rediss://cache");
+        assertEquals(List.of(Protocol.REDIS, 6379, TlsMode.VERIFY_FULL, "rediss"), List.of(rediss.protocol(), rediss.port(), rediss.tls(), rediss.kind()));
+        assertEquals(5671, Target.parse("amqps://rabbit").port());
+        assertEquals(TlsMode.VERIFY_FULL, ((Target.Server) Target.parse("grpcs://orders:443/orders.Orders")).tls());
+        assertEquals("orders.Orders", ((Target.Server) Target.parse("grpcs://orders:443/orders.Orders")).path());
+        assertTrue(Target.parse("https://x/").usesTls() && !Target.parse("http://x/").usesTls());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "postgres://db/orders | OFF", "postgres://db/orders?sslmode=disable | OFF", "postgres://db/orders?sslmode=allow | OFF",
+            "postgres://db/orders?sslmode=prefer | PREFER", "postgres://db/orders?application_name=x&sslmode=require | REQUIRE",
+            "postgresql://db/orders?sslmode=verify-ca | VERIFY_CA", "postgres://db/orders?sslmode=require&sslmode=verify-full | VERIFY_FULL",
+            "mysql://db/orders | OFF", "mysql://db/orders?ssl-mode=DISABLED | OFF", "mysql://db/orders?ssl-mode=preferred | PREFER",
+            "mysql://db/orders?sslMode=REQUIRED | REQUIRE", "mysql://db/orders?ssl-mode=VERIFY_CA | VERIFY_CA",
+            "mysql://db/orders?ssl-mode=VERIFY_IDENTITY | VERIFY_FULL", "redis://cache?sslmode=require | OFF"})
+    void databaseUrlsAskForTlsAsTheirClientsSpellIt(String url, TlsMode mode) {
+        assertEquals(mode, ((Target.Server) Target.parse(url)).tls());
+    }
+
+    @Test
     void aDnsTargetIsANameAlone() {
         assertEquals(new Target.Dns("orders-db", "dns://orders-db"), Target.parse("dns://orders-db"));
         assertEquals(new Target.Dns("db-0.db", "dns://db-0.db/"), Target.parse("dns://db-0.db/"));
@@ -71,10 +100,15 @@ class TargetTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "postgres://app:s3cret@db:5432/orders | a user or password is not accepted",
-            "rediss://cache:6380 | no TLS",
             "redis://cache:99999 | port '99999' is not a number from 1 to 65535",
-            "https://localhost:15020/ready | scheme 'https' is not supported",
             "ftp://localhost/ | scheme 'ftp' is not supported",
+            "tls://nats | a tls:// target needs a port",
+            "tls://nats:4222/x | a tls:// target takes no path",
+            "grpcs://orders | a grpcs:// target needs a port",
+            "postgres://db/orders?sslmode=verify | sslmode 'verify' is not one of disable, allow, prefer, require, verify-ca, verify-full",
+            "postgres:///orders?host=/cloudsql/p:r:i&sslmode=on | sslmode 'on' is not one of",
+            "mysql://db/orders?ssl-mode=ON | ssl-mode 'ON' is not one of DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY",
+            "rediss://user:pw@cache | a user or password is not accepted",
             "localhost:15020 | no scheme",
             "/healthz/ready | no scheme",
             "http://localhost:70000/ | port '70000' is not a number from 1 to 65535",
@@ -87,9 +121,6 @@ class TargetTest {
             "grpc://orders | a grpc:// target needs a port",
             "grpc://orders:50051/a.B?x=1 | takes a service name and nothing else",
             "grpc://orders:50051/a/b | is not a gRPC service name",
-            "grpcs://orders:443 | no TLS",
-            "amqps://rabbit | no TLS",
-            "tls://nats:4222 | no TLS",
             "amqp://guest:guest@rabbit | a user or password is not accepted",
             "http://admin:s3cret@localhost:15020/healthz/ready | a user or password is not accepted",
             "tcp://admin@db:5432 | a user or password is not accepted",

@@ -91,8 +91,80 @@ public final class RealServer implements AutoCloseable {
         return answer.startsWith("PONG") || answer.startsWith("LOADING") ? null : answer;
     }
 
+    /**
+     * Redis serving TLS only (its tls-port; port 0 closes the plain one) with this certificate; clients' certificates
+     * are asked for only when {@code clientCa} is given.
+     */
+    public static RealServer redisTls(TestCa.Issued server, Path clientCa) throws IOException {
+        int port = freePort();
+        Path dir = Files.createTempDirectory("redis-tls");
+        List<String> command = new ArrayList<>(List.of(executable("redis-server"), "--port", "0", "--tls-port",
+                String.valueOf(port), "--bind", "127.0.0.1", "--dir", dir.toString(), "--appendonly", "no", "--save", "",
+                "--tls-cert-file", server.cert().toString(), "--tls-key-file", server.key().toString()));
+        command.addAll(clientCa == null ? List.of("--tls-auth-clients", "no")
+                : List.of("--tls-ca-cert-file", clientCa.toString(), "--tls-auth-clients", "yes"));
+        return of("redis-server (TLS)", port, dir, command, RealServer::listens);
+    }
+
+    /**
+     * nginx serving HTTPS on loopback: 200 "ready" at every path, TLS limited to {@code protocols} (e.g. "TLSv1.2"),
+     * and a client certificate required when {@code clientCa} is given.
+     */
+    public static RealServer nginxTls(TestCa.Issued server, String protocols, Path clientCa) throws IOException {
+        return nginx("ssl", "ssl_certificate " + server.cert() + ";", "ssl_certificate_key " + server.key() + ";",
+                "ssl_protocols " + protocols + ";",
+                clientCa == null ? "" : "ssl_client_certificate " + clientCa + "; ssl_verify_client on;");
+    }
+
+    /** nginx serving plain HTTP on loopback: 200 "ready" at every path. */
+    public static RealServer nginx() throws IOException {
+        return nginx("");
+    }
+
+    private static RealServer nginx(String listenFlag, String... serverLines) throws IOException {
+        int port = freePort();
+        Path dir = Files.createTempDirectory("nginx");
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        List<String> conf = new ArrayList<>(List.of(
+                "daemon off;", "worker_processes 1;", "pid " + dir.resolve("nginx.pid") + ";",
+                "error_log " + dir.resolve("error.log") + " info;", "user root root;", "events { worker_connections 64; }",
+                "http {", "  access_log off;", "  client_body_temp_path " + tmp + ";", "  proxy_temp_path " + tmp + ";",
+                "  fastcgi_temp_path " + tmp + ";", "  uwsgi_temp_path " + tmp + ";", "  scgi_temp_path " + tmp + ";",
+                "  server {", "    listen 127.0.0.1:" + port + " " + listenFlag + ";"));
+        for (String line : serverLines) {
+            conf.add("    " + line);
+        }
+        conf.addAll(List.of("    location / { return 200 \"ready\\n\"; }", "  }", "}", ""));
+        Path file = Files.writeString(dir.resolve("nginx.conf"), String.join("\n", conf));
+        return of("nginx", port, dir, List.of(executable("nginx"), "-p", dir.toString(), "-c", file.toString(), "-e",
+                dir.resolve("error.log").toString()), RealServer::listens);
+    }
+
+    /** NATS requiring TLS of its clients (its INFO says tls_required), with this certificate. */
+    public static RealServer natsTls(TestCa.Issued server) throws IOException {
+        return nats("--tls", "--tlscert", server.cert().toString(), "--tlskey", server.key().toString());
+    }
+
+    /** Ready enough for a server that takes no plain client: its port accepts a connection. */
+    private static String listens(RealServer server) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", server.port), 1000);
+            return null;
+        } catch (IOException notYet) {
+            return "connect: " + notYet.getMessage();
+        }
+    }
+
     /** A fresh cluster (initdb, trust authentication), run as nobody when the tests run as root. */
     public static RealServer postgres() throws IOException, InterruptedException {
+        return postgres(null);
+    }
+
+    /**
+     * As {@link #postgres()}, with ssl = on and this certificate when {@code tls} is given (its key copied for the
+     * server's user, mode 0600, as PostgreSQL demands).
+     */
+    public static RealServer postgres(TestCa.Issued tls) throws IOException, InterruptedException {
         int port = freePort();
         String user = isRoot() ? "nobody" : null;
         Path dir = Files.createTempDirectory("postgres");
@@ -103,20 +175,37 @@ public final class RealServer implements AutoCloseable {
         Path data = dir.resolve("data");
         run(asUser(user, List.of(postgresBin("initdb"), "-D", data.toString(), "-A", "trust", "-U", "postgres", "--no-sync")),
                 dir.resolve("initdb.log"));
-        return new RealServer("postgres", port, dir, asUser(user, List.of(postgresBin("postgres"), "-D", data.toString(),
-                "-p", String.valueOf(port), "-k", dir.toString(), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off")), user,
+        List<String> server = new ArrayList<>(List.of(postgresBin("postgres"), "-D", data.toString(),
+                "-p", String.valueOf(port), "-k", dir.toString(), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"));
+        if (tls != null) {
+            Path cert = Files.copy(tls.cert(), dir.resolve("server.crt"));
+            Path key = Files.copy(tls.key(), dir.resolve("server.key"));
+            Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            if (user != null) {
+                UserPrincipal nobody = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(user);
+                Files.setOwner(cert, nobody);
+                Files.setOwner(key, nobody);
+            }
+            server.addAll(List.of("-c", "ssl=on", "-c", "ssl_cert_file=" + cert, "-c", "ssl_key_file=" + key));
+        }
+        return new RealServer("postgres", port, dir, asUser(user, server), user,
                 // runuser does not pass SIGTERM on: stop the server itself
                 List.of(postgresBin("pg_ctl"), "stop", "-D", data.toString(), "-m", "immediate"), Map.of(),
                 // ready: pg_isready says "accepting connections" (exit 0), not "rejecting" (1, starting up) or 2
-                server -> {
+                started -> {
                     String answer = client(List.of(postgresBin("pg_isready"), "-h", "127.0.0.1", "-p",
-                            String.valueOf(server.port), "-t", "2"));
+                            String.valueOf(started.port), "-t", "2"));
                     return answer.contains("accepting connections") ? null : answer;
                 }, () -> { });
     }
 
     /** MariaDB: with the grant tables of a fresh install, or without any (--skip-grant-tables). */
     public static RealServer mariadb(boolean grants) throws IOException, InterruptedException {
+        return mariadb(grants, null);
+    }
+
+    /** As {@link #mariadb(boolean)}, offering TLS with this certificate when {@code tls} is given. */
+    public static RealServer mariadb(boolean grants, TestCa.Issued tls) throws IOException, InterruptedException {
         int port = freePort();
         Path dir = Files.createTempDirectory("mariadb");
         Path data = dir.resolve("data");
@@ -130,6 +219,9 @@ public final class RealServer implements AutoCloseable {
                 "--skip-log-bin", "--innodb-buffer-pool-size=8M", "--log-error=" + dir.resolve("error.log")));
         if (!grants) {
             command.add("--skip-grant-tables");
+        }
+        if (tls != null) {
+            command.addAll(List.of("--ssl-cert=" + tls.cert(), "--ssl-key=" + tls.key()));
         }
         // ready: mariadb-admin ping says "mysqld is alive" (also when the login is refused: the server is up)
         return of("mariadbd", port, dir, command, server -> {

@@ -1,0 +1,24 @@
+package dev.sidecarwait.probe;
+
+/** A URL's parameters, as the clients whose URLs are pasted here read them: the last of a repeated name wins. */
+final class UrlQuery {
+
+    private UrlQuery() {
+    }
+
+    /** The value of {@code name} in a raw query (from a URI that parsed), decoded; "" when it has none, null when absent. */
+    static String value(String rawQuery, String name) {
+        if (rawQuery == null) {
+            return null;
+        }
+        String found = null;
+        for (String pair : rawQuery.split("&")) {
+            int equals = pair.indexOf('=');
+            String key = LocalTargets.decoded(equals < 0 ? pair : pair.substring(0, equals));
+            if (key.equals(name)) {
+                found = equals < 0 ? "" : LocalTargets.decoded(pair.substring(equals + 1));
+            }
+        }
+        return found;
+    }
+}

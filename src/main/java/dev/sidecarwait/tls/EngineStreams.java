@@ -1,0 +1,152 @@
+package dev.sidecarwait.tls;
+
+import dev.sidecarwait.wire.ProbeFailure;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A TLS engine's records moved to and from its socket: the application's bytes as streams, read within the socket's
+ * timeout (which the Wire over them arms), and the records the engine has to send written out.
+ */
+final class EngineStreams {
+
+    private final TlsEngine engine;
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final byte[] buffer = new byte[16384];
+    private final boolean sentCertificate;
+
+    EngineStreams(TlsEngine engine, Socket socket, boolean sentCertificate) throws IOException {
+        this.engine = engine;
+        this.socket = socket;
+        this.in = socket.getInputStream();
+        this.out = socket.getOutputStream();
+        this.sentCertificate = sentCertificate;
+    }
+
+    /** Up to a buffer of the server's bytes, within the socket's timeout: how many, or -1 at its end. */
+    int receive() throws IOException {
+        return in.read(buffer);
+    }
+
+    /** What {@link #receive} got, handed to the engine. */
+    void feed(int n) throws TlsException {
+        engine.feed(buffer, n);
+    }
+
+    /** The first bytes {@link #receive} got, as a line of text for a message. */
+    String firstLine(int n) {
+        String text = new String(buffer, 0, Math.min(n, 80), StandardCharsets.ISO_8859_1);
+        int end = text.indexOf('\n');
+        return ProbeFailure.abbreviate((end < 0 ? text : text.substring(0, end)).strip().replaceAll("[^\\x20-\\x7e]", "?"));
+    }
+
+    byte firstByte() {
+        return buffer[0];
+    }
+
+    /** The server's alert, as the failure line says it. */
+    String alert(TlsException e) {
+        return TlsFailures.alert(e.alert(), sentCertificate);
+    }
+
+    void flush() throws TlsException, IOException {
+        int n;
+        while ((n = engine.take(buffer)) > 0) {
+            out.write(buffer, 0, n);
+        }
+        out.flush();
+    }
+
+    /** A failing engine's last records (its alert), if the socket still takes them. */
+    void flushQuietly() {
+        try {
+            flush();
+        } catch (TlsException | IOException ignored) {
+            // the failure being reported says more
+        }
+    }
+
+    /**
+     * A TLS 1.3 server that refuses the client (no certificate, say) sends its alert and closes once the client's
+     * handshake is done; the client's first write then meets the reset. The alert is still in the socket's queue.
+     */
+    private String alertReceived() {
+        try {
+            socket.setSoTimeout(10);
+            int n = in.read(buffer);
+            if (n > 0) {
+                engine.feed(buffer, n);
+                engine.read(new byte[1]);
+            }
+        } catch (TlsException e) {
+            return e.alert() >= 0 ? alert(e) : null;
+        } catch (IOException nothingLeft) {
+            // the reset is all there is
+        }
+        return null;
+    }
+
+    InputStream input() {
+        return new InputStream() {
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] bytes, int offset, int length) throws IOException {
+                byte[] into = offset == 0 && length == bytes.length ? bytes : new byte[Math.min(length, buffer.length)];
+                try {
+                    while (true) {
+                        int n = engine.read(into);
+                        if (n > 0 && into != bytes) {
+                            System.arraycopy(into, 0, bytes, offset, n);
+                        }
+                        if (n > 0 || n == -1) {
+                            return n;
+                        }
+                        if (n == 0) {
+                            continue; // a record with no application bytes (a ticket, a key update)
+                        }
+                        flush();
+                        int got = in.read(buffer); // within the socket's timeout, which the Wire arms
+                        if (got < 0) {
+                            return -1;
+                        }
+                        engine.feed(buffer, got);
+                    }
+                } catch (TlsException e) {
+                    throw new ProbeFailure.Worded(e.alert() >= 0 ? alert(e) : "TLS: " + e.getMessage());
+                }
+            }
+        };
+    }
+
+    OutputStream output() {
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                try {
+                    engine.write(bytes, offset, length);
+                    flush();
+                } catch (TlsException e) {
+                    throw new ProbeFailure.Worded("TLS: " + e.getMessage());
+                } catch (IOException e) {
+                    String alert = alertReceived();
+                    throw alert == null ? e : new ProbeFailure.Worded(alert);
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,59 @@
+package dev.sidecarwait.tls;
+
+/**
+ * A run's TLS: the trusted CAs, the client's identity (null: none) and --insecure, settled once. The engine maker
+ * (TlsClients) is made at the first TLS connection: a run with no TLS target touches none of it.
+ */
+public final class TlsSettings {
+
+    private final Trust trust;
+    private final Identity identity;
+    private final boolean insecure;
+    private TlsClient client;
+
+    public TlsSettings(Trust trust, Identity identity, boolean insecure) {
+        this.trust = trust;
+        this.identity = identity;
+        this.insecure = insecure;
+    }
+
+    /** For a run with no TLS target: nothing to trust, no identity. */
+    public static TlsSettings unused() {
+        return new TlsSettings(new Trust("not read: no TLS target", java.util.List.of()), null, false);
+    }
+
+    public Trust trust() {
+        return trust;
+    }
+
+    public Identity identity() {
+        return identity;
+    }
+
+    public boolean insecure() {
+        return insecure;
+    }
+
+    /**
+     * Makes the run's engine maker now, where a key that is not its certificate's is refused ({@link BadFile}) before
+     * anything is probed; without an identity there is nothing to check, and nothing is made until a TLS connection.
+     */
+    public void checkIdentity() {
+        if (identity != null) {
+            client();
+        }
+    }
+
+    synchronized TlsClient client() {
+        if (client == null) {
+            client = TlsClients.forRuntime(trust, identity);
+        }
+        return client;
+    }
+
+    /** What check shows: how servers are verified, and the identity offered. */
+    public String describe() {
+        return (insecure ? "servers not verified (--insecure)" : "servers verified against " + trust.source())
+                + (identity == null ? "" : "; client certificate " + identity.certFile() + " (key " + identity.keyFile() + ")");
+    }
+}

@@ -1,0 +1,102 @@
+package dev.sidecarwait.servers;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A certificate authority made by openssl for one test run, in a directory of its own, and the certificates it
+ * issues: servers' (with the names and validity a case needs) and clients'. Its files are PEM, as a pod has them.
+ */
+public final class TestCa {
+
+    /** A certificate and its key, PEM files. */
+    public record Issued(Path cert, Path key) {
+    }
+
+    public final Path dir;
+    public final Path cert;
+    private final Path key;
+    private final String name;
+    private int serial = 1;
+
+    private TestCa(Path dir, String name) {
+        this.dir = dir;
+        this.name = name;
+        this.cert = dir.resolve(fileName(name) + "-ca.crt");
+        this.key = dir.resolve(fileName(name) + "-ca.key");
+    }
+
+    /** A new CA, "CN=NAME", with an EC P-256 key, valid for a day. */
+    public static TestCa create(Path dir, String name) throws IOException, InterruptedException {
+        TestCa ca = new TestCa(dir, name);
+        openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                ca.key.toString(), "-out", ca.cert.toString(), "-subj", "/CN=" + name, "-days", "1");
+        return ca;
+    }
+
+    /** A server certificate for "CN=cn" with these subject alternative names (DNS:..., IP:...), valid now, RSA key. */
+    public Issued server(String cn, String... names) throws IOException, InterruptedException {
+        return issue(cn, "rsa", null, null, "serverAuth", names);
+    }
+
+    /** As {@link #server}, valid only between two times (openssl's YYYYMMDDHHMMSSZ): expired, or not yet valid. */
+    public Issued serverBetween(String cn, String from, String until, String... names) throws IOException, InterruptedException {
+        return issue(cn, "rsa", from, until, "serverAuth", names);
+    }
+
+    /** A client certificate for "CN=cn", EC key (the SEC1 "EC PRIVATE KEY" form as openssl ec writes it). */
+    public Issued client(String cn) throws IOException, InterruptedException {
+        return issue(cn, "ec", null, null, "clientAuth");
+    }
+
+    private Issued issue(String cn, String keyType, String from, String until, String usage, String... names)
+            throws IOException, InterruptedException {
+        String base = fileName(name) + "-" + fileName(cn) + "-" + serial;
+        Path leafKey = dir.resolve(base + ".key");
+        Path csr = dir.resolve(base + ".csr");
+        Path leaf = dir.resolve(base + ".crt");
+        List<String> request = new ArrayList<>(List.of("req", "-new", "-nodes", "-keyout", leafKey.toString(), "-out",
+                csr.toString(), "-subj", "/CN=" + cn));
+        request.addAll(keyType.equals("rsa") ? List.of("-newkey", "rsa:2048")
+                : List.of("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"));
+        openssl(dir, request.toArray(new String[0]));
+        if (keyType.equals("ec")) {
+            openssl(dir, "ec", "-in", leafKey.toString(), "-out", leafKey.toString());
+        }
+        Path config = dir.resolve(base + ".cnf");
+        Path index = dir.resolve(base + ".index");
+        Files.writeString(index, "");
+        Files.writeString(config, String.join("\n", "[ca]", "default_ca = test", "[test]", "database = " + index,
+                "new_certs_dir = " + dir, "serial = " + dir.resolve(base + ".serial"), "default_md = sha256",
+                "policy = any", "unique_subject = no", "x509_extensions = leaf", "default_days = 1", "[any]",
+                "commonName = supplied", "[leaf]", "basicConstraints = CA:FALSE", "extendedKeyUsage = " + usage,
+                names.length == 0 ? "" : "subjectAltName = " + String.join(",", names)) + "\n");
+        Files.writeString(dir.resolve(base + ".serial"), String.format("%02X%n", 0x10 + serial++));
+        List<String> sign = new ArrayList<>(List.of("ca", "-batch", "-notext", "-config", config.toString(), "-cert",
+                cert.toString(), "-keyfile", key.toString(), "-in", csr.toString(), "-out", leaf.toString()));
+        if (from != null) {
+            sign.addAll(List.of("-startdate", from, "-enddate", until));
+        }
+        openssl(dir, sign.toArray(new String[0]));
+        return new Issued(leaf, leafKey);
+    }
+
+    private static String fileName(String name) {
+        return name.replaceAll("[^A-Za-z0-9.-]", "_");
+    }
+
+    private static void openssl(Path dir, String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("openssl"));
+        command.addAll(List.of(arguments));
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException("openssl " + String.join(" ", arguments) + " failed: " + output);
+        }
+    }
+}

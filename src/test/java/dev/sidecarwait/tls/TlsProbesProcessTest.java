@@ -1,0 +1,297 @@
+package dev.sidecarwait.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sidecarwait.SidecarWaitProcess;
+import dev.sidecarwait.servers.RealServer;
+import dev.sidecarwait.servers.TestCa;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * TLS through the tool as a process (the JVM's SSLEngine, or Mbed TLS in each native binary), against real servers
+ * from Debian and grpc-java, with a CA openssl makes for the run: each case a user meets (ready; an untrusted issuer,
+ * an expired or not yet valid certificate, a name not in it, an IP address target, a client certificate asked for
+ * and missing, a plain server on a TLS URL) and the line that explains it.
+ */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TlsProbesProcessTest {
+
+    private final List<AutoCloseable> running = new ArrayList<>();
+    private Path dir;
+    private TestCa ca;
+    private TestCa other;
+    private TestCa.Issued client;
+    private RealServer tls12;
+    private RealServer tls13;
+    private RealServer expired;
+    private RealServer notYetValid;
+    private RealServer wrongName;
+    private RealServer untrusted;
+    private RealServer clientRequired;
+
+    @BeforeAll
+    void serversWithTheirCertificates() throws Exception {
+        dir = Files.createTempDirectory("tls-test");
+        ca = TestCa.create(dir, "Test CA");
+        other = TestCa.create(dir, "Other CA");
+        client = ca.client("probe");
+        TestCa.Issued good = ca.server("localhost", "DNS:localhost", "IP:127.0.0.1");
+        tls12 = started(RealServer.nginxTls(good, "TLSv1.2", null));
+        tls13 = started(RealServer.nginxTls(good, "TLSv1.3", null));
+        expired = started(RealServer.nginxTls(ca.serverBetween("localhost", "20200101000000Z", "20200102000000Z", "DNS:localhost"),
+                "TLSv1.2 TLSv1.3", null));
+        notYetValid = started(RealServer.nginxTls(ca.serverBetween("localhost", "20990101000000Z", "20990102000000Z", "DNS:localhost"),
+                "TLSv1.2 TLSv1.3", null));
+        wrongName = started(RealServer.nginxTls(ca.server("orders", "DNS:orders.prod.svc.cluster.local", "DNS:*.orders.prod"),
+                "TLSv1.2 TLSv1.3", null));
+        untrusted = started(RealServer.nginxTls(other.server("localhost", "DNS:localhost"), "TLSv1.2 TLSv1.3", null));
+        clientRequired = started(RealServer.redisTls(good, ca.cert));
+    }
+
+    private RealServer started(RealServer server) throws Exception {
+        running.add(server);
+        return server.start();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (AutoCloseable server : running) {
+            server.close();
+        }
+    }
+
+    private SidecarWaitProcess.Result check(Map<String, String> env, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("check", "--verbose", "--mesh", "envoy", "--admin-url", "none"));
+        if (!List.of(args).contains("--request-timeout")) {
+            all.addAll(List.of("--request-timeout", "5s")); // the JVM's first handshake, or an emulated one, under load
+        }
+        all.addAll(List.of(args));
+        return SidecarWaitProcess.run(env, null, all.toArray(String[]::new));
+    }
+
+    private SidecarWaitProcess.Result check(String... args) throws Exception {
+        return check(Map.of(), args);
+    }
+
+    @Test
+    void httpsIsReadyOverTls12AndTls13AndTlsSaysWhichVersionWasVerified() throws Exception {
+        SidecarWaitProcess.Result wait = SidecarWaitProcess.run(Map.of(), null, "wait", "--cacert", ca.cert.toString(),
+                "--url", "https://localhost:" + tls12.port + "/healthz", "--url", "https://localhost:" + tls13.port + "/",
+                "--timeout", "20s");
+        assertEquals(0, wait.exit(), wait.err());
+        SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "tls://localhost:" + tls12.port,
+                "--url", "tls://localhost:" + tls13.port, "--url", "https://127.0.0.1:" + tls13.port + "/");
+        assertEquals(0, check.exit(), check.out() + check.err());
+        assertTrue(check.out().contains("TLSv1.2, certificate for localhost verified"), check.out());
+        assertTrue(check.out().contains("TLSv1.3, certificate for localhost verified"), check.out());
+        assertTrue(check.out().contains("HTTP 200"), check.out());
+    }
+
+    @Test
+    void theSystemsTrustIsReadFromSslCertFileAndSslCertDir() throws Exception {
+        Path bundleDir = Files.createDirectories(dir.resolve("certs"));
+        Files.copy(ca.cert, bundleDir.resolve("test-ca.pem"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        SidecarWaitProcess.Result file = check(Map.of("SSL_CERT_FILE", ca.cert.toString()), "--url", "https://localhost:" + tls13.port + "/");
+        assertEquals(0, file.exit(), file.out() + file.err());
+        SidecarWaitProcess.Result directory = check(Map.of("SSL_CERT_FILE", "", "SSL_CERT_DIR", bundleDir.toString()),
+                "--url", "https://localhost:" + tls13.port + "/");
+        assertEquals(0, directory.exit(), directory.out() + directory.err());
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        SidecarWaitProcess.Result none = check(Map.of("SSL_CERT_FILE", dir.resolve("none.pem").toString(), "SSL_CERT_DIR",
+                empty.toString()), "--url", "https://localhost:" + tls13.port + "/");
+        assertEquals(1, none.exit(), none.out());
+        assertTrue(none.out().contains("no trusted CA certificates to verify the server with: none: no CA bundle in this image "
+                + "(SSL_CERT_FILE " + dir.resolve("none.pem") + ", SSL_CERT_DIR " + empty + "); give --cacert FILE"), none.out());
+    }
+
+    @Test
+    void anUntrustedIssuerIsNamedWithTheTrustThatWasUsed() throws Exception {
+        SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "https://localhost:" + untrusted.port + "/");
+        assertEquals(1, check.exit());
+        assertTrue(check.out().contains("untrusted certificate 'localhost': its issuer 'Other CA' is not among the trusted CAs: --cacert "
+                + ca.cert + " (1 certificate)"), check.out());
+    }
+
+    @Test
+    void anExpiredOrNotYetValidCertificateSaysWhen() throws Exception {
+        SidecarWaitProcess.Result late = check("--cacert", ca.cert.toString(), "--url", "https://localhost:" + expired.port + "/");
+        assertEquals(1, late.exit());
+        assertTrue(late.out().contains("expired certificate 'localhost': valid until 2020-01-02T00:00:00Z, now 20"), late.out());
+        SidecarWaitProcess.Result early = check("--cacert", ca.cert.toString(), "--url", "https://localhost:" + notYetValid.port + "/");
+        assertEquals(1, early.exit());
+        assertTrue(early.out().contains("certificate not yet valid 'localhost': valid from 2099-01-01T00:00:00Z, now 20"), early.out());
+    }
+
+    @Test
+    void aNameNotInTheCertificateListsTheNamesItHas() throws Exception {
+        SidecarWaitProcess.Result byName = check("--cacert", ca.cert.toString(), "--url", "https://localhost:" + wrongName.port + "/");
+        assertEquals(1, byName.exit());
+        assertTrue(byName.out().contains("certificate 'orders' is not for localhost (its names: DNS:orders.prod.svc.cluster.local, "
+                + "DNS:*.orders.prod)"), byName.out());
+        SidecarWaitProcess.Result byAddress = check("--cacert", ca.cert.toString(), "--url", "tls://127.0.0.1:" + wrongName.port);
+        assertTrue(byAddress.out().contains("is not for 127.0.0.1"), byAddress.out());
+    }
+
+    @Test
+    void insecureSkipsVerificationAndSaysSo() throws Exception {
+        SidecarWaitProcess.Result wait = SidecarWaitProcess.run(Map.of(), null, "wait", "--insecure", "--url",
+                "https://localhost:" + untrusted.port + "/", "--url", "https://localhost:" + expired.port + "/", "--timeout", "20s");
+        assertEquals(0, wait.exit(), wait.err());
+        assertEquals(1, wait.err().split("are not verified \\(--insecure\\)", -1).length - 1, wait.err());
+        SidecarWaitProcess.Result check = check(Map.of("SIDECAR_WAIT_INSECURE", "true"), "--url", "tls://localhost:" + wrongName.port);
+        assertEquals(0, check.exit(), check.out());
+        assertTrue(check.out().contains("not verified: --insecure"), check.out());
+    }
+
+    @Test
+    void aServerThatWantsAClientCertificateSaysSoAndOneIsOffered() throws Exception {
+        String url = "rediss://localhost:" + clientRequired.port;
+        SidecarWaitProcess.Result without = check("--cacert", ca.cert.toString(), "--url", url);
+        assertEquals(1, without.exit());
+        assertTrue(without.out().contains("certificate_required (116): it wants a client certificate (--cert and --key)"),
+                without.out());
+        SidecarWaitProcess.Result handshakeOnly = check("--cacert", ca.cert.toString(), "--url", "tls://localhost:" + clientRequired.port);
+        assertTrue(handshakeOnly.out().contains("certificate_required (116)"), handshakeOnly.out());
+        SidecarWaitProcess.Result with = check(Map.of("SIDECAR_WAIT_CERT", client.cert().toString(), "SIDECAR_WAIT_KEY",
+                client.key().toString()), "--cacert", ca.cert.toString(), "--url", url, "--url", "tls://localhost:" + clientRequired.port);
+        assertEquals(0, with.exit(), with.out() + with.err());
+        assertTrue(with.out().contains("PONG"), with.out());
+    }
+
+    @Test
+    void aKeyThatIsNotTheCertificatesOrNoKeyAtAllIsAUsageErrorNamingTheFile() throws Exception {
+        TestCa.Issued another = ca.client("another");
+        Path termination = dir.resolve("termination-log");
+        SidecarWaitProcess.Result mismatch = SidecarWaitProcess.run(Map.of(), null, "wait", "--termination-log",
+                termination.toString(), "--cert", client.cert().toString(), "--key", another.key().toString(), "--url",
+                "https://localhost:" + tls13.port + "/");
+        assertEquals(2, mismatch.exit(), mismatch.err());
+        String line = "invalid value for --key: '" + another.key() + "': it is not the key of --cert " + client.cert()
+                + " (the first certificate there)";
+        assertTrue(mismatch.err().contains(line), mismatch.err());
+        assertEquals(1, mismatch.err().strip().split("\n").length, mismatch.err());
+        assertTrue(Files.readString(termination).contains(line), Files.readString(termination));
+        SidecarWaitProcess.Result notAKey = SidecarWaitProcess.run(Map.of(), null, "check", "--cert", client.cert().toString(),
+                "--key", ca.cert.toString(), "--url", "https://localhost:" + tls13.port + "/");
+        assertEquals(2, notAKey.exit(), notAKey.err());
+        assertTrue(notAKey.err().contains("invalid value for --key: '" + ca.cert + "': it holds no PEM private key"), notAKey.err());
+        Path encrypted = dir.resolve("encrypted.key");
+        Files.writeString(encrypted, "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n");
+        SidecarWaitProcess.Result locked = SidecarWaitProcess.run(Map.of(), null, "check", "--cert", client.cert().toString(),
+                "--key", encrypted.toString(), "--url", "https://localhost:" + tls13.port + "/");
+        assertEquals(2, locked.exit(), locked.err());
+        assertTrue(locked.err().contains("the key is encrypted; give it unencrypted"), locked.err());
+        assertTrue(!(mismatch.err() + notAKey.err() + locked.err()).contains("BEGIN"), "no key material in a message");
+    }
+
+    @Test
+    void aSidecarIsToldToQuitOverHttpsVerifiedAsAnyTarget() throws Exception {
+        SidecarWaitProcess.Result quit = SidecarWaitProcess.run(Map.of("SIDECAR_WAIT_CACERT", ca.cert.toString()), null, "quit",
+                "--url", "https://localhost:" + tls13.port + "/quitquitquit");
+        assertEquals(0, quit.exit(), quit.err());
+        SidecarWaitProcess.Result refused = SidecarWaitProcess.run(Map.of(), null, "quit", "--cacert", ca.cert.toString(),
+                "--url", "https://localhost:" + untrusted.port + "/quitquitquit");
+        assertEquals(1, refused.exit(), refused.err());
+        assertTrue(refused.err().contains("untrusted certificate 'localhost': its issuer 'Other CA'"), refused.err());
+    }
+
+    @Test
+    void aPlainServerOnATlsUrlIsTold() throws Exception {
+        try (RealServer redis = RealServer.redis().start()) {
+            SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--request-timeout", "1s", "--url",
+                    "rediss://127.0.0.1:" + redis.port);
+            assertEquals(1, check.exit());
+            assertTrue(check.out().contains("request timed out after 1000 ms, with no answer to the TLS handshake (a plain-text "
+                    + "server waiting for its client?)"), check.out());
+        }
+        try (RealServer plainHttp = RealServer.nginx().start()) {
+            SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "https://127.0.0.1:" + plainHttp.port + "/");
+            assertEquals(1, check.exit());
+            assertTrue(check.out().contains("not TLS: the server answered in plain text ('HTTP/1.1 400 Bad Request'); use the "
+                    + "plain scheme"), check.out());
+        }
+    }
+
+    @Test
+    void aTlsServerOnAPlainUrlIsTold() throws Exception {
+        SidecarWaitProcess.Result reverse = check("--url", "redis://127.0.0.1:" + clientRequired.port);
+        assertEquals(1, reverse.exit());
+        assertTrue(reverse.out().matches("(?s).*connection (closed|reset) before the server spoke \\(a proxy with no upstream\\?\\); "
+                + "it speaks TLS: use rediss://.*"), reverse.out());
+    }
+
+    @Test
+    void postgresSslmodesAsLibpqSpellsThem() throws Exception {
+        try (RealServer secure = RealServer.postgres(ca.server("localhost", "DNS:localhost", "IP:127.0.0.1")).start();
+             RealServer plain = RealServer.postgres().start()) {
+            String base = "postgres://localhost:" + secure.port + "/appdb?sslmode=";
+            List<String> args = new ArrayList<>(List.of("--cacert", ca.cert.toString()));
+            for (String mode : List.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full")) {
+                args.addAll(List.of("--url", base + mode));
+            }
+            SidecarWaitProcess.Result check = check(args.toArray(String[]::new));
+            assertEquals(0, check.exit(), check.out() + check.err());
+            assertTrue(check.out().contains("certificate for localhost verified"), check.out());
+            assertTrue(check.out().contains("not verified: require"), check.out());
+            SidecarWaitProcess.Result noTls = check("--url", "postgres://127.0.0.1:" + plain.port + "/db?sslmode=require",
+                    "--url", "postgres://127.0.0.1:" + plain.port + "/db?sslmode=prefer");
+            assertEquals(1, noTls.exit());
+            assertTrue(noTls.out().contains("PostgreSQL does not offer TLS, which sslmode=require requires"), noTls.out());
+            assertTrue(noTls.out().contains("no TLS: the server does not offer it (sslmode=prefer)"), noTls.out());
+        }
+    }
+
+    @Test
+    void grpcsOffersH2AndAsksTheHealthServiceOverTls() throws Exception {
+        TestCa.Issued cert = ca.server("localhost", "DNS:localhost");
+        HealthStatusManager health = new HealthStatusManager();
+        health.setStatus("", ServingStatus.SERVING);
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .sslContext(GrpcSslContexts.forServer(cert.cert().toFile(), cert.key().toFile()).build())
+                .addService(health.getHealthService()).build().start();
+        try {
+            SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "grpcs://localhost:" + server.getPort());
+            assertEquals(0, check.exit(), check.out() + check.err());
+            assertTrue(check.out().contains("SERVING"), check.out());
+        } finally {
+            server.shutdownNow();
+        }
+    }
+
+    @Test
+    void natsThatRequiresTlsGetsIt() throws Exception {
+        try (RealServer nats = RealServer.natsTls(ca.server("localhost", "DNS:localhost")).start()) {
+            SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "nats://localhost:" + nats.port);
+            assertEquals(0, check.exit(), check.out() + check.err());
+            assertTrue(check.out().contains("over TLS, PONG"), check.out());
+        }
+    }
+
+    @Test
+    void mysqlSslModeAsTheMysqlClientSpellsIt() throws Exception {
+        try (RealServer mariadb = RealServer.mariadb(false, ca.server("localhost", "DNS:localhost", "IP:127.0.0.1")).start()) {
+            SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url",
+                    "mysql://localhost:" + mariadb.port + "/app?ssl-mode=VERIFY_IDENTITY", "--url",
+                    "mysql://127.0.0.1:" + mariadb.port + "/app?sslMode=REQUIRED");
+            assertEquals(0, check.exit(), check.out() + check.err());
+            assertTrue(check.out().contains("certificate for localhost verified"), check.out());
+        }
+    }
+}
