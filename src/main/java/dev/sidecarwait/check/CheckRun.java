@@ -77,7 +77,7 @@ public final class CheckRun {
         Target.Http admin = askEnvoy ? plan.admin().forMesh(pod.mesh()) : null;
         List<ProbeResult> results = new ArrayList<>();
         for (Target target : targets) {
-            ProbeResult result = prober.probe(target, within(deadline));
+            ProbeResult result = prober.explained(prober.probe(target, within(deadline)), within(deadline));
             String unanswered = pod.unanswered(result);
             results.add(unanswered.isEmpty() ? result : new ProbeResult(result.target(), false, 0,
                     result.detail() + unanswered, result.bodyLine(), result.latency()));

@@ -90,34 +90,38 @@ public final class NetworkProber implements Prober {
                 Connector.close(socket);
             }
         } catch (ProbeFailure failure) {
-            return new ProbeResult(target, false, 0, failure.getMessage() + speaksTls(target, failure.getMessage(), addresses,
-                    deadline, timeout), "", since(start), addresses);
+            return new ProbeResult(target, false, 0, failure.getMessage(), "", since(start), addresses);
         }
     }
 
     /**
-     * A TLS server closes a plain connection without a word, as a proxy with no upstream does. Where the plain probe
-     * met that and time is left, one unverified handshake tells them apart: "; it speaks TLS: use https://".
+     * A result as a person reads it (check, a wait's last line): a TLS server closes a plain connection without a
+     * word, as a proxy with no upstream does, and one unverified handshake, within {@code timeout}, tells the two
+     * apart: "...; it speaks TLS: use https://". Asked only there, never at each attempt of a wait.
      */
-    private String speaksTls(Target target, String failure, List<InetAddress> addresses, long deadline, Timeout timeout) {
+    public ProbeResult explained(ProbeResult result, Timeout timeout) {
+        Target target = result.target();
         String scheme = target instanceof Target.Http http && !http.tls().tls() && http.socket() == null ? "https"
                 : target instanceof Target.Server server && !server.tls().tls() && server.socket() == null ? server.protocol().tlsScheme
                 : null;
+        String failure = result.detail();
         boolean silent = failure.equals(Wire.Peer.HTTP.closedSilent) || failure.equals(Wire.Peer.SERVER.closedSilent)
                 || failure.equals(Wire.Peer.SERVER.resetSilent);
-        if (scheme == null || !silent || clock.millisUntil(deadline) <= 0) {
-            return "";
+        if (result.ready() || scheme == null || !silent) {
+            return result;
         }
+        long deadline = clock.nanoTime() + timeout.millis() * 1_000_000;
         try {
-            List<InetAddress> found = addresses.isEmpty() ? connector.addresses(target.host(), deadline) : addresses;
-            Socket socket = connector.connect(found, target.port(), deadline, timeout);
+            Socket socket = connector.connect(target.host(), target.port(), deadline, timeout);
             try {
-                return TlsConnection.spoken(socket, target.host(), tls, deadline, clock, timeout) ? "; it speaks TLS: use " + scheme + "://" : "";
+                return !TlsConnection.spoken(socket, target.host(), tls, deadline, clock, timeout) ? result
+                        : new ProbeResult(target, false, 0, failure + "; it speaks TLS: use " + scheme + "://", "",
+                                result.latency(), result.addresses());
             } finally {
                 Connector.close(socket);
             }
         } catch (ProbeFailure unreachable) {
-            return "";
+            return result;
         }
     }
 

@@ -22,6 +22,7 @@ import dev.sidecarwait.process.ParentChain;
 import dev.sidecarwait.process.ProcessReplacer;
 import dev.sidecarwait.process.StopSignal;
 import dev.sidecarwait.process.Supervisor;
+import dev.sidecarwait.wire.Timeout;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -170,7 +171,8 @@ public final class WaitRun {
         Duration requestTimeout = plan.requestTimeout();
         Awaited awaited = Awaited.of(targets, found.mesh());
         awaitedNow = awaited.subject();
-        waiter = new Waiter(clock, new NetworkProber(clock, plan.expected(found.mesh()), plan.tls()));
+        NetworkProber prober = new NetworkProber(clock, plan.expected(found.mesh()), plan.tls());
+        waiter = new Waiter(clock, prober);
         log.info(awaited.waiting(Seconds.of(plan.total())) + Awaited.proves(found.mesh(), targets));
         if (plan.tls().insecure() && targets.stream().anyMatch(Target::usesTls)) {
             log.warn("TLS servers' certificates are not verified (--insecure): any server, or anything between, passes as them");
@@ -184,6 +186,8 @@ public final class WaitRun {
             log.info(awaited.ready());
             return new Ended("ready", outcome, null, 0);
         }
+        outcome = new Waiter.Outcome(false, outcome.unready().stream().map(last -> prober.explained(last, Timeout.of(requestTimeout)))
+                .toList(), outcome.attempts(), outcome.elapsed());
         String message = awaited.timedOut(outcome.unready().stream().map(result -> describe(result, found))
                 .collect(Collectors.joining("; ")));
         String why = null;

@@ -1,6 +1,7 @@
 package dev.sidecarwait.tls;
 
 import dev.sidecarwait.wire.ProbeFailure;
+import dev.sidecarwait.wire.Streams;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -73,7 +74,8 @@ final class EngineStreams {
 
     /**
      * A TLS 1.3 server that refuses the client (no certificate, say) sends its alert and closes once the client's
-     * handshake is done; the client's first write then meets the reset. The alert is still in the socket's queue.
+     * handshake is done; a write after that meets the reset. TlsConnection waits for that alert when the server asked
+     * for a certificate; a server slower than that wait may still have left it in the socket's queue.
      */
     private String alertReceived() {
         try {
@@ -92,61 +94,49 @@ final class EngineStreams {
     }
 
     InputStream input() {
-        return new InputStream() {
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
-
-            @Override
-            public int read(byte[] bytes, int offset, int length) throws IOException {
-                byte[] into = offset == 0 && length == bytes.length ? bytes : new byte[Math.min(length, buffer.length)];
-                try {
-                    while (true) {
-                        int n = engine.read(into);
-                        if (n > 0 && into != bytes) {
-                            System.arraycopy(into, 0, bytes, offset, n);
-                        }
-                        if (n > 0 || n == -1) {
-                            return n;
-                        }
-                        if (n == 0) {
-                            continue; // a record with no application bytes (a ticket, a key update)
-                        }
-                        flush();
-                        int got = in.read(buffer); // within the socket's timeout, which the Wire arms
-                        if (got < 0) {
-                            return -1;
-                        }
-                        engine.feed(buffer, got);
-                    }
-                } catch (TlsException e) {
-                    throw new ProbeFailure.Worded(e.alert() >= 0 ? alert(e) : "TLS: " + e.getMessage());
-                }
-            }
-        };
+        return Streams.input(this::readApplication);
     }
 
     OutputStream output() {
-        return new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
+        return Streams.output(this::writeApplication);
+    }
 
-            @Override
-            public void write(byte[] bytes, int offset, int length) throws IOException {
-                try {
-                    engine.write(bytes, offset, length);
-                    flush();
-                } catch (TlsException e) {
-                    throw new ProbeFailure.Worded("TLS: " + e.getMessage());
-                } catch (IOException e) {
-                    String alert = alertReceived();
-                    throw alert == null ? e : new ProbeFailure.Worded(alert);
+    /** Application bytes, the socket read (within its timeout, which the Wire arms) whenever the engine needs more. */
+    private int readApplication(byte[] bytes, int offset, int length) throws IOException {
+        byte[] into = offset == 0 && length == bytes.length ? bytes : new byte[Math.min(length, buffer.length)];
+        try {
+            while (true) {
+                int n = engine.read(into);
+                if (n > 0 && into != bytes) {
+                    System.arraycopy(into, 0, bytes, offset, n);
                 }
+                if (n > 0 || n == -1) {
+                    return n;
+                }
+                if (n == 0) {
+                    continue; // a record with no application bytes (a ticket, a key update)
+                }
+                flush();
+                int got = in.read(buffer);
+                if (got < 0) {
+                    return -1;
+                }
+                engine.feed(buffer, got);
             }
-        };
+        } catch (TlsException e) {
+            throw new ProbeFailure.Worded(e.alert() >= 0 ? alert(e) : "TLS: " + e.getMessage());
+        }
+    }
+
+    private void writeApplication(byte[] bytes, int offset, int length) throws IOException {
+        try {
+            engine.write(bytes, offset, length);
+            flush();
+        } catch (TlsException e) {
+            throw new ProbeFailure.Worded("TLS: " + e.getMessage());
+        } catch (IOException e) {
+            String alert = alertReceived();
+            throw alert == null ? e : new ProbeFailure.Worded(alert);
+        }
     }
 }

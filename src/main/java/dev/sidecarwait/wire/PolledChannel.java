@@ -34,44 +34,27 @@ final class PolledChannel {
     }
 
     InputStream input() {
-        return new InputStream() {
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        return Streams.input((bytes, offset, length) -> {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+            int n;
+            while ((n = channel.read(buffer)) == 0) {
+                pause();
             }
-
-            @Override
-            public int read(byte[] bytes, int offset, int length) throws IOException {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
-                int n;
-                while ((n = channel.read(buffer)) == 0) {
-                    pause();
-                }
-                polling.reset();
-                return n;
-            }
-        };
+            polling.reset();
+            return n;
+        });
     }
 
     OutputStream output() {
-        return new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] bytes, int offset, int length) throws IOException {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
-                while (buffer.hasRemaining()) {
-                    if (channel.write(buffer) == 0) {
-                        pause();
-                    }
+        return Streams.output((bytes, offset, length) -> {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+            while (buffer.hasRemaining()) {
+                if (channel.write(buffer) == 0) {
+                    pause();
                 }
-                polling.reset();
             }
-        };
+            polling.reset();
+        });
     }
 
     private void pause() throws IOException {

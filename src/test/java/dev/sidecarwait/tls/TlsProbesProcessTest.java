@@ -235,6 +235,13 @@ class TlsProbesProcessTest {
         assertEquals(1, reverse.exit());
         assertTrue(reverse.out().matches("(?s).*connection (closed|reset) before the server spoke \\(a proxy with no upstream\\?\\); "
                 + "it speaks TLS: use rediss://.*"), reverse.out());
+        SidecarWaitProcess.Result wait = SidecarWaitProcess.run(Map.of(), null, "wait", "--verbose", "--url",
+                "redis://127.0.0.1:" + clientRequired.port, "--timeout", "1s", "--period", "200ms");
+        assertEquals(1, wait.exit(), wait.err());
+        for (String line : wait.err().split("\n")) {
+            assertEquals(line.contains("timeout waiting for") || line.contains("NOT READY before the timeout"),
+                    line.contains("it speaks TLS: use rediss://"), "asked for the last lines, not at each attempt: " + line);
+        }
     }
 
     @Test
