@@ -84,9 +84,23 @@ final class MbedTlsEngine implements TlsEngine {
             CCharPointer alpn = MbedTlsCalls.swtls_alpn(connection);
             return new Handshaken(CTypeConversion.toJavaString(MbedTlsCalls.swtls_version(connection)), // "TLSv1.3", as the JDK's
                     alpn.isNull() ? null : CTypeConversion.toJavaString(alpn), peer(),
-                    problem, problem == ChainProblem.OTHER ? "Mbed TLS verify flags 0x" + Integer.toHexString(flags) : null,
+                    problem, problem == ChainProblem.OTHER ? otherProblem(flags) : null,
                     MbedTlsCalls.swtls_asked_for_certificate(connection) != 0);
         }
+    }
+
+    /** Mbed TLS's verify flags (x509.h's MBEDTLS_X509_BADCERT_*) beyond trust and validity, in words. */
+    private static String otherProblem(int flags) {
+        if ((flags & 0x4000) != 0) {
+            return "signed with a hash this client does not accept (SHA-1?)";
+        }
+        if ((flags & (0x8000 | 0x010000)) != 0) {
+            return "signed with a key this client does not accept";
+        }
+        if ((flags & (0x0800 | 0x1000)) != 0) {
+            return "its key usage does not allow a TLS server";
+        }
+        return "Mbed TLS verify flags 0x" + Integer.toHexString(flags);
     }
 
     private PeerCertificate peer() {
