@@ -264,7 +264,15 @@ public final class RealServer implements AutoCloseable {
      * the foreground by Debian's rabbitmq-server script, which passes SIGTERM on to the broker.
      */
     public static RealServer rabbitmq() throws IOException {
-        int[] ports = freePorts(3);
+        return rabbitmq(null);
+    }
+
+    /**
+     * As {@link #rabbitmq()}, with AMQPS beside AMQP when {@code tls} is given (rabbitmq.conf's listeners.ssl): then
+     * {@link #port} is the TLS listener's.
+     */
+    public static RealServer rabbitmq(TestCa.Issued tls) throws IOException {
+        int[] ports = freePorts(4);
         int port = ports[0];
         Path dir = Files.createTempDirectory("rabbitmq");
         Map<String, String> env = new LinkedHashMap<>();
@@ -303,7 +311,13 @@ public final class RealServer implements AutoCloseable {
                 throw new IllegalStateException("could not stop epmd on port " + epmdPort, e);
             }
         };
-        return new RealServer("rabbitmq-server", port, dir, List.of(script.toString()), null, null, fixed, booted, stopEpmd);
+        if (tls != null) {
+            Files.writeString(dir.resolve("rabbitmq.conf"), String.join("\n", "listeners.ssl.default = " + ports[3],
+                    "ssl_options.certfile = " + tls.cert(), "ssl_options.keyfile = " + tls.key(), "ssl_options.verify = verify_none",
+                    "ssl_options.fail_if_no_peer_cert = false") + "\n");
+        }
+        return new RealServer("rabbitmq-server", tls == null ? port : ports[3], dir, List.of(script.toString()), null, null,
+                fixed, booted, stopEpmd);
     }
 
     /**

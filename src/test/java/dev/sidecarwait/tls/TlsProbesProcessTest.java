@@ -292,6 +292,15 @@ class TlsProbesProcessTest {
     }
 
     @Test
+    void amqpsIsTheAmqpHeaderThroughTls() throws Exception {
+        try (RealServer rabbit = RealServer.rabbitmq(ca.server("localhost", "DNS:localhost")).start()) {
+            SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "amqps://localhost:" + rabbit.port);
+            assertEquals(0, check.exit(), check.out() + check.err() + rabbit.log());
+            assertTrue(check.out().contains("certificate for localhost verified"), check.out());
+        }
+    }
+
+    @Test
     void mysqlSslModeAsTheMysqlClientSpellsIt() throws Exception {
         try (RealServer mariadb = RealServer.mariadb(false, ca.server("localhost", "DNS:localhost", "IP:127.0.0.1")).start()) {
             SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url",
