@@ -54,6 +54,13 @@ public final class TestCa {
         return issue(cn, "ec", null, null, "clientAuth");
     }
 
+    /** {@code issued}'s key encrypted with a password (PKCS#8, as openssl pkcs8 -topk8 writes it), beside it. */
+    public Path encryptedKey(Issued issued) throws IOException, InterruptedException {
+        Path encrypted = Path.of(issued.key() + ".encrypted");
+        openssl(dir, "pkcs8", "-topk8", "-in", issued.key().toString(), "-out", encrypted.toString(), "-passout", "pass:probe");
+        return encrypted;
+    }
+
     private Issued issue(String cn, String keyType, String from, String until, String usage, String... names)
             throws IOException, InterruptedException {
         String base = fileName(name) + "-" + fileName(cn) + "-" + serial;

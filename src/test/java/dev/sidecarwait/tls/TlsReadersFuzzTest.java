@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
  * The readers of TLS's files, fed hostile bytes: PEM text (--cacert, --cert, --key, the system's bundles) and the
  * DER of a PKCS#1 or SEC1 key (what the JVM rewraps as PKCS#8). For any input, a result or an
  * IllegalArgumentException whose message says what is wrong in a few words and quotes nothing of the file (a key
- * must never reach a log); never another exception. Seeds: openssl's own files, in
- * src/test/resources/.../TlsReadersFuzzTestInputs/METHOD/.
+ * must never reach a log); never another exception. Seeds, in src/test/resources/.../TlsReadersFuzzTestInputs/METHOD/:
+ * a CA certificate openssl made and a bundle around it; keys' shapes (a SEC1 structure with a zero scalar, a PKCS#1
+ * one of small integers), not keys: no key is committed.
  */
 class TlsReadersFuzzTest {
 
