@@ -48,7 +48,7 @@ final class TlsOptions {
         }
         try {
             Trust trust = caFile != null ? Trust.file(caFile)
-                    : tlsUsed ? Trust.system(Path.of("/"), env::get) : new Trust("not read: no TLS target", List.of());
+                    : tlsUsed ? Trust.system(Path.of("/"), env::get) : Trust.notRead();
             TlsSettings settings = new TlsSettings(trust, certFile == null ? null : Identity.read(certFile, keyFile),
                     insecure || env.isTrue("SIDECAR_WAIT_INSECURE"));
             settings.checkIdentity();

@@ -5,6 +5,7 @@ import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * MySQL and MariaDB: the server speaks first. Its initial handshake (protocol version 10) means ready; an
@@ -17,6 +18,10 @@ final class MysqlHandshake implements Handshake {
     private static final int CLIENT_LONG_PASSWORD = 0x1;
     private static final int CLIENT_PROTOCOL_41 = 0x200;
     private static final int CLIENT_SECURE_CONNECTION = 0x8000;
+    private static final int CLIENT_SSL = 0x800;
+    /** The mysql client's names for the modes, for messages. */
+    private static final Map<TlsMode, String> MYSQL_MODES = Map.of(TlsMode.REQUIRE, "REQUIRED", TlsMode.VERIFY_CA, "VERIFY_CA",
+            TlsMode.VERIFY_FULL, "VERIFY_IDENTITY");
     private static final int MAX_PACKET = 64 * 1024;
     private static final long LOGIN_MILLIS = 200;
 
@@ -50,7 +55,7 @@ final class MysqlHandshake implements Handshake {
             return "server " + version;
         }
         // after the version's NUL: thread id (4), auth data (8), a filler (1), then the capabilities' low two bytes
-        int capabilities = end + 14 < greeting.length ? (greeting[end + 14] & 0xff) | (greeting[end + 15] & 0xff) << 8 : 0;
+        int capabilities = end + 15 < greeting.length ? (greeting[end + 14] & 0xff) | (greeting[end + 15] & 0xff) << 8 : 0;
         if ((capabilities & CLIENT_SSL) == 0) {
             if (mode == TlsMode.PREFER) {
                 logIn(wire, 1);
@@ -63,10 +68,6 @@ final class MysqlHandshake implements Handshake {
         logIn(secure, 2);
         return "server " + version;
     }
-
-    private static final int CLIENT_SSL = 0x800;
-    private static final java.util.Map<TlsMode, String> MYSQL_MODES = java.util.Map.of(TlsMode.REQUIRE, "REQUIRED",
-            TlsMode.VERIFY_CA, "VERIFY_CA", TlsMode.VERIFY_FULL, "VERIFY_IDENTITY");
 
     /** Ready is decided; the login only keeps the server from counting a broken handshake. */
     private static void logIn(Wire wire, int sequence) {

@@ -19,7 +19,7 @@ public final class TlsSettings {
 
     /** For a run with no TLS target: nothing to trust, no identity. */
     public static TlsSettings unused() {
-        return new TlsSettings(new Trust("not read: no TLS target", java.util.List.of()), null, false);
+        return new TlsSettings(Trust.notRead(), null, false);
     }
 
     public Trust trust() {

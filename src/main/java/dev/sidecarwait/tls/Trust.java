@@ -30,6 +30,11 @@ public record Trust(String source, List<byte[]> certificates) {
         certificates = List.copyOf(certificates);
     }
 
+    /** None, not looked for: a run with no TLS target reads no bundle. */
+    public static Trust notRead() {
+        return new Trust("not read: no TLS target", List.of());
+    }
+
     /** --cacert: every CERTIFICATE block of a PEM file, at least one; a {@link BadFile} says what is wrong. */
     public static Trust file(Path file) {
         byte[] bytes;
