@@ -41,6 +41,9 @@ typedef struct {
     unsigned char *out;      /* records to send */
     size_t out_len, out_cap;
     int asked;               /* the server asked for a client certificate */
+    int judge;               /* the server's certificate was just verified: the caller judges it before going on */
+    const mbedtls_x509_crt *dated; /* the chain's certificate nearest the leaf that is expired or not yet valid */
+    int dated_depth;
 } swtls_conn;
 
 void swtls_conn_free(swtls_conn *c);
@@ -110,6 +113,20 @@ static int send_to_buffer(void *ctx, const unsigned char *buf, size_t len) {
     return (int) len;
 }
 
+/* Called by the library for each certificate of the server's chain as verified, the leaf (depth 0) last, with that
+ * certificate's own flags, which are left as the library found them. */
+static int note_verified(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags) {
+    swtls_conn *c = ctx;
+    if (*flags & (MBEDTLS_X509_BADCERT_EXPIRED | MBEDTLS_X509_BADCERT_FUTURE)) {
+        c->dated = crt;
+        c->dated_depth = depth;
+    }
+    if (depth == 0) {
+        c->judge = 1;
+    }
+    return 0;
+}
+
 static int receive_from_buffer(void *ctx, unsigned char *buf, size_t len) {
     swtls_conn *c = ctx;
     size_t left = c->in_len - c->in_off;
@@ -123,8 +140,8 @@ static int receive_from_buffer(void *ctx, unsigned char *buf, size_t len) {
 }
 
 /* A connection to a server: server_name is sent (SNI) unless NULL (an IP address); verify 0 skips verification
- * (--insecure), else the chain is checked and the result kept for swtls_verify_result (the handshake goes on, so
- * the caller can say what was wrong); alpn is one protocol or NULL. */
+ * (--insecure), else the chain is checked as it arrives and swtls_handshake stops there for the caller to judge it
+ * (swtls_verify_result, swtls_peer) before anything of the client's identity is sent; alpn is one protocol or NULL. */
 swtls_conn *swtls_conn_new(swtls_trust *t, const char *server_name, int verify, const char *alpn) {
     swtls_conn *c = calloc(1, sizeof *c);
     if (c == NULL) {
@@ -143,6 +160,7 @@ swtls_conn *swtls_conn_new(swtls_trust *t, const char *server_name, int verify, 
     }
     mbedtls_ssl_conf_rng(&c->conf, mbedtls_ctr_drbg_random, &c->drbg);
     mbedtls_ssl_conf_authmode(&c->conf, verify ? MBEDTLS_SSL_VERIFY_OPTIONAL : MBEDTLS_SSL_VERIFY_NONE);
+    mbedtls_ssl_conf_verify(&c->conf, note_verified, c);
     if (t->cas > 0) {
         mbedtls_ssl_conf_ca_chain(&c->conf, &t->ca, NULL);
     }
@@ -171,8 +189,10 @@ fail:
     return NULL;
 }
 
-/* mbedtls_ssl_handshake's loop, step by step, to note whether the server asked for a client certificate: in TLS 1.3
- * a server that refuses the client says so only after the client's side of the handshake is done. */
+/* mbedtls_ssl_handshake's loop, step by step: to note whether the server asked for a client certificate (in TLS 1.3
+ * a server that refuses the client says so only after the client's side of the handshake is done), and to return 1
+ * once the server's certificate has been verified (the step's checks of key usage included), so the caller judges
+ * it before the client's certificate and signature are sent; called again, the handshake goes on. 0 once over. */
 int swtls_handshake(swtls_conn *c) {
     while (!mbedtls_ssl_is_handshake_over(&c->ssl)) {
         int r = mbedtls_ssl_handshake_step(&c->ssl);
@@ -182,8 +202,17 @@ int swtls_handshake(swtls_conn *c) {
         if (r != 0) {
             return r;
         }
+        if (c->judge) {
+            c->judge = 0;
+            return 1;
+        }
     }
     return 0;
+}
+
+/* The caller refused the server's certificate (after swtls_handshake returned 1): a fatal alert, waiting to be taken. */
+int swtls_refuse(swtls_conn *c, int alert) {
+    return mbedtls_ssl_send_alert_message(&c->ssl, MBEDTLS_SSL_ALERT_LEVEL_FATAL, (unsigned char) alert);
 }
 
 int swtls_asked_for_certificate(swtls_conn *c) {
@@ -246,50 +275,76 @@ const char *swtls_alpn(swtls_conn *c) {
     return mbedtls_ssl_get_alpn_protocol(&c->ssl);
 }
 
-static size_t common_name(const mbedtls_x509_name *name, char *buf, size_t cap) {
-    for (; name != NULL; name = name->next) {
-        if (MBEDTLS_OID_CMP(MBEDTLS_OID_AT_CN, &name->oid) == 0) {
-            size_t n = name->val.len < cap - 1 ? name->val.len : cap - 1;
-            memcpy(buf, name->val.p, n);
-            buf[n] = 0;
-            return n;
-        }
+enum { PEER_SUBJECT_CN = 1, PEER_ISSUER_CN = 2, PEER_NOT_BEFORE = 3, PEER_NOT_AFTER = 4, PEER_DNS = 5, PEER_IP = 6,
+       DATED_DEPTH = 7, DATED_CN = 8, DATED_NOT_BEFORE = 9, DATED_NOT_AFTER = 10 };
+
+/* One field: its type, its length (two bytes, big-endian) and its bytes as the certificate holds them, written when
+ * it fits in cap; *n counts what all the fields need either way. A value too long for the length is left out. */
+static void field(unsigned char *buf, size_t cap, size_t *n, int type, const unsigned char *value, size_t len) {
+    if (len > 0xffff) {
+        return;
     }
-    buf[0] = 0;
-    return 0;
+    if (*n + 3 + len <= cap) {
+        buf[*n] = (unsigned char) type;
+        buf[*n + 1] = (unsigned char) (len >> 8);
+        buf[*n + 2] = (unsigned char) len;
+        memcpy(buf + *n + 3, value, len);
+    }
+    *n += 3 + len;
 }
 
-/* The server's certificate as lines of text (tls/PeerCertificate.java reads them): the subject's CN, the issuer's
- * CN, not before, not after (YYYYMMDDhhmmss, UTC), then one line per subject alternative name, "DNS:name" or
- * "IP:" and its bytes in hex. The length written, or -1 when there is none or it does not fit. */
-int swtls_peer(swtls_conn *c, char *buf, size_t cap) {
-    const mbedtls_x509_crt *crt = mbedtls_ssl_get_peer_cert(&c->ssl);
+static void time_field(unsigned char *buf, size_t cap, size_t *n, int type, const mbedtls_x509_time *t) {
+    unsigned char value[7] = {(unsigned char) (t->year >> 8), (unsigned char) t->year, (unsigned char) t->mon,
+                              (unsigned char) t->day, (unsigned char) t->hour, (unsigned char) t->min,
+                              (unsigned char) t->sec};
+    field(buf, cap, n, type, value, sizeof value);
+}
+
+static void common_name(unsigned char *buf, size_t cap, size_t *n, int type, const mbedtls_x509_name *name) {
+    for (; name != NULL; name = name->next) {
+        if (MBEDTLS_OID_CMP(MBEDTLS_OID_AT_CN, &name->oid) == 0) {
+            field(buf, cap, n, type, name->val.p, name->val.len);
+            return;
+        }
+    }
+}
+
+/* The server's certificate as typed fields (tls/PeerCertificate.java reads them; nothing in them is text to be
+ * split): the subject's and the issuer's CN as their bytes, not before and not after (year in two bytes, month,
+ * day, hour, minute, second; UTC), then each DNS name and IP address (4 or 16 bytes) of its subject alternative
+ * names; and where the chain's check found a certificate expired or not yet valid, the one nearest the leaf: its
+ * depth (one byte: 0 the leaf, 1 its issuer...), CN and validity. Returns the length all the fields need, written only if that is at most cap (else the caller asks again
+ * with room for them), or -1 when there is no certificate. */
+int swtls_peer(swtls_conn *c, unsigned char *buf, size_t cap) {
+    const mbedtls_x509_crt *crt = mbedtls_ssl_is_handshake_over(&c->ssl) ? mbedtls_ssl_get_peer_cert(&c->ssl)
+                                  : c->ssl.session_negotiate != NULL ? c->ssl.session_negotiate->peer_cert : NULL;
     if (crt == NULL) {
         return -1;
     }
-    char subject[256], issuer[256];
-    common_name(&crt->subject, subject, sizeof subject);
-    common_name(&crt->issuer, issuer, sizeof issuer);
-    const mbedtls_x509_time *a = &crt->valid_from, *b = &crt->valid_to;
-    int n = snprintf(buf, cap, "%s\n%s\n%04d%02d%02d%02d%02d%02d\n%04d%02d%02d%02d%02d%02d\n", subject, issuer,
-                     a->year, a->mon, a->day, a->hour, a->min, a->sec, b->year, b->mon, b->day, b->hour, b->min, b->sec);
-    if (n < 0 || (size_t) n >= cap) {
-        return -1;
-    }
+    size_t n = 0;
+    common_name(buf, cap, &n, PEER_SUBJECT_CN, &crt->subject);
+    common_name(buf, cap, &n, PEER_ISSUER_CN, &crt->issuer);
+    time_field(buf, cap, &n, PEER_NOT_BEFORE, &crt->valid_from);
+    time_field(buf, cap, &n, PEER_NOT_AFTER, &crt->valid_to);
     for (const mbedtls_x509_sequence *san = &crt->subject_alt_names; san != NULL && san->buf.p != NULL; san = san->next) {
         int tag = san->buf.tag & MBEDTLS_ASN1_TAG_VALUE_MASK;
-        size_t len = san->buf.len;
-        if (tag == MBEDTLS_X509_SAN_DNS_NAME && len < 256 && (size_t) n + len + 6 < cap) {
-            n += snprintf(buf + n, cap - n, "DNS:%.*s\n", (int) len, (const char *) san->buf.p);
-        } else if (tag == MBEDTLS_X509_SAN_IP_ADDRESS && (len == 4 || len == 16) && (size_t) n + 2 * len + 5 < cap) {
-            n += snprintf(buf + n, cap - n, "IP:");
-            for (size_t i = 0; i < len; i++) {
-                n += snprintf(buf + n, cap - n, "%02x", san->buf.p[i]);
-            }
-            n += snprintf(buf + n, cap - n, "\n");
+        if (tag == MBEDTLS_X509_SAN_DNS_NAME) {
+            field(buf, cap, &n, PEER_DNS, san->buf.p, san->buf.len);
+        } else if (tag == MBEDTLS_X509_SAN_IP_ADDRESS) {
+            field(buf, cap, &n, PEER_IP, san->buf.p, san->buf.len);
+        }
+        if (n > 0x7fffffff - 0x20010) {
+            return -1; /* no certificate the library parsed comes near */
         }
     }
-    return n;
+    if (c->dated != NULL) {
+        unsigned char depth = (unsigned char) (c->dated_depth > 255 ? 255 : c->dated_depth);
+        field(buf, cap, &n, DATED_DEPTH, &depth, 1);
+        common_name(buf, cap, &n, DATED_CN, &c->dated->subject);
+        time_field(buf, cap, &n, DATED_NOT_BEFORE, &c->dated->valid_from);
+        time_field(buf, cap, &n, DATED_NOT_AFTER, &c->dated->valid_to);
+    }
+    return (int) n;
 }
 
 void swtls_error(int code, char *buf, size_t cap) {

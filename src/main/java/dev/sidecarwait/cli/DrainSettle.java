@@ -33,7 +33,7 @@ final class DrainSettle {
         return new DrainPlan(choice.preset(), choice == MeshOption.Choice.AUTO, new LinkedHashSet<>(flags.ports),
                 new LinkedHashSet<>(flags.excludePorts),
                 flags.excludeProcesses, atLeast, atMost, every, DrainPlan.Source.valueOf(from.name()), admin, flags.gracefulEnvoy,
-                flags.gracefulEnvoyAfter, flags.tls.settle(env, TlsOptions.used(List.of(), admin, List.of())));
+                flags.gracefulEnvoyAfter, flags.tls.settle(env, TlsOptions.urls(List.of(), admin, List.of())));
     }
 
     private static <T> T orDefault(T value, T fallback) {

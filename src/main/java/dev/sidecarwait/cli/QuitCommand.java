@@ -52,7 +52,7 @@ final class QuitCommand implements Subcommand {
         List<Target> chosen = !urls.isEmpty() ? urls : ProbeOptions.targetList(env, "SIDECAR_WAIT_QUIT_URL", Target::parseHttpSetting);
         List<Target.Http> given = QuitOptions.httpOnly(urls.isEmpty() ? "SIDECAR_WAIT_QUIT_URL" : "--url", chosen);
         Duration each = QuitOptions.timeout("--timeout", timeout, env);
-        TlsSettings tlsSettings = tls.settle(env, given.stream().anyMatch(Target::usesTls));
+        TlsSettings tlsSettings = tls.settle(env, List.copyOf(given));
         MeshOption.Choice choice = meshOption.resolve(env);
         List<Target.Http> quitUrls = given;
         if (given.isEmpty()) {
@@ -76,6 +76,10 @@ final class QuitCommand implements Subcommand {
                         + ": " + pod.mesh().title() + " has no proxy in the pod; give --url for another");
             }
             quitUrls = List.of((Target.Http) Target.parse(pod.mesh().quitUrl()));
+        }
+        String insecure = tlsSettings.insecureWarning(quitUrls.stream().filter(Target::verifiesTls).map(Target::text).toList());
+        if (insecure != null) {
+            log.warn(insecure);
         }
         return new SidecarQuit(context.clock(), log::info, log::warn, tlsSettings).post(quitUrls, each) ? 0 : 1;
     }

@@ -29,15 +29,26 @@ final class TlsOptions {
     String key;
 
     @Option(names = "--insecure",
-            description = "Do not verify TLS servers' certificates (as the kubelet's HTTPS probes never do); said once in "
-                    + "the log. Env: SIDECAR_WAIT_INSECURE.")
+            description = "Do not verify TLS servers' certificates (as the kubelet's HTTPS probes never do): the wait's "
+                    + "https:// and other TLS targets, and an https:// --quit-url or --admin-url; said in the log "
+                    + "whenever a connection goes unverified. Refused beside a URL that asks for verification itself "
+                    + "(sslmode=verify-full, ssl-mode=VERIFY_IDENTITY). Env: SIDECAR_WAIT_INSECURE.")
     boolean insecure;
 
     /**
-     * The run's TLS, settled once: the files read and checked now (a bad one is a usage error naming it), the
-     * system's CA bundle only when {@code tlsUsed} (a TLS target, or an https:// URL among the settings).
+     * The run's TLS, settled once, for {@code urls} (the targets and every URL among the settings): the files read and
+     * checked now (a bad one is a usage error naming it), the system's CA bundle only when one of them uses TLS, and
+     * when one is to be verified, the trusted CAs must hold one this client can use, or nothing could be verified.
      */
-    TlsSettings settle(Env env, boolean tlsUsed) {
+    TlsSettings settle(Env env, List<Target> urls) {
+        boolean tlsUsed = urls.stream().anyMatch(Target::usesTls);
+        boolean insecureGiven = insecure || env.isTrue("SIDECAR_WAIT_INSECURE");
+        for (Target url : urls) {
+            if (insecureGiven && url.asksVerification()) {
+                throw UsageError.invalid(insecure ? "--insecure" : "SIDECAR_WAIT_INSECURE", "it contradicts '"
+                        + Target.redacted(url.text()) + "', which asks for its server to be verified; leave one of them out");
+            }
+        }
         Path caFile = path(cacert, env, "SIDECAR_WAIT_CACERT");
         Path certFile = path(cert, env, "SIDECAR_WAIT_CERT");
         Path keyFile = path(key, env, "SIDECAR_WAIT_KEY");
@@ -50,12 +61,26 @@ final class TlsOptions {
             Trust trust = caFile != null ? Trust.file(caFile)
                     : tlsUsed ? Trust.system(Path.of("/"), env::get) : Trust.notRead();
             TlsSettings settings = new TlsSettings(trust, certFile == null ? null : Identity.read(certFile, keyFile),
-                    insecure || env.isTrue("SIDECAR_WAIT_INSECURE"));
+                    insecureGiven);
             settings.checkIdentity();
+            if (!insecureGiven && urls.stream().anyMatch(Target::verifiesTls) && settings.usableCas() == 0) {
+                throw caFile != null ? new BadFile(BadFile.Role.CA, caFile, "no certificate in it can be used as a CA "
+                        + "(none is an X.509 certificate this client reads)")
+                        : UsageError.invalid(systemSource(env), trust.certificates().isEmpty() ? trust.source()
+                        : "none of " + trust.source() + " can be used as a CA; give --cacert FILE");
+            }
             return settings;
         } catch (BadFile e) {
             throw UsageError.invalid(source(e.role()), "'" + e.file() + "': " + e.reason());
         }
+    }
+
+    /** Where the system's CA certificates were looked for, as a usage error names it. */
+    private static String systemSource(Env env) {
+        String file = env.get("SSL_CERT_FILE");
+        String dir = env.get("SSL_CERT_DIR");
+        return file != null && !file.isEmpty() ? "SSL_CERT_FILE" : dir != null && !dir.isEmpty() ? "SSL_CERT_DIR"
+                : "the system's CA bundle";
     }
 
     /** The flag, or its variable where the flag was not given. */
@@ -67,10 +92,14 @@ final class TlsOptions {
         };
     }
 
-    /** Whether any of these URLs uses TLS: then the system's CA bundle is read. */
-    static boolean used(List<Target> targets, AdminApi admin, List<Target.Http> quitUrls) {
-        return targets.stream().anyMatch(Target::usesTls) || admin.url() != null && admin.url().usesTls()
-                || quitUrls.stream().anyMatch(Target::usesTls);
+    /** Every URL a run connects to that TLS may concern: the targets, the admin API's, the quit URLs. */
+    static List<Target> urls(List<Target> targets, AdminApi admin, List<Target.Http> quitUrls) {
+        List<Target> all = new java.util.ArrayList<>(targets);
+        if (admin.url() != null) {
+            all.add(admin.url());
+        }
+        all.addAll(quitUrls);
+        return all;
     }
 
     private static Path path(String flag, Env env, String variable) {

@@ -90,6 +90,10 @@ public final class DrainRun {
         if (plan.asksEnvoy() && adminUrl == null) {
             throw new NeedsAdminApi(asker() + " needs Envoy's admin API, and " + whyNone(mesh) + "; give its URL with --admin-url");
         }
+        String insecure = plan.tls().insecureWarning(adminUrl != null && adminUrl.verifiesTls() ? List.of(adminUrl.text()) : List.of());
+        if (insecure != null) {
+            log.warn(insecure);
+        }
         ProcNetTcp table = new ProcNetTcp(proc);
         Watch watch = watch(mesh, table, adminUrl);
         try {

@@ -5,6 +5,7 @@ import dev.sidecarwait.dns.Literals;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
+import dev.sidecarwait.wire.PeerText;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.time.Instant;
@@ -72,11 +73,11 @@ public final class CheckReport {
             if (!tellsWhat && !result.bodyLine().isEmpty()) {
                 parts.add("\"" + abbreviate(result.bodyLine(), whole) + "\"");
             }
-            out.println("  " + String.join("  ", parts));
+            out.println("  " + PeerText.printable(String.join("  ", parts)));
         }
         if (envoy != null) {
             String facts = envoy.state() == null ? "" : "state " + envoy.state() + statsText(envoy.stats()) + ": ";
-            out.println("  envoy " + envoy.adminUrl() + ": " + facts + envoy.explanation());
+            out.println("  envoy " + envoy.adminUrl() + ": " + PeerText.printable(facts + envoy.explanation()));
         }
         out.flush();
     }

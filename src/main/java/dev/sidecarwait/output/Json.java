@@ -1,5 +1,7 @@
 package dev.sidecarwait.output;
 
+import dev.sidecarwait.wire.PeerText;
+
 /** The little JSON this tool writes: quoted strings. */
 public final class Json {
 
@@ -17,7 +19,7 @@ public final class Json {
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 default -> {
-                    if (c < 0x20) {
+                    if (PeerText.isControl(c)) { // C1, the line separators and bidi controls too: escaped, not written
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);

@@ -2,11 +2,14 @@ package dev.sidecarwait.output;
 
 import dev.sidecarwait.UtcTime;
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.wire.PeerText;
 import java.io.PrintStream;
 
 /**
  * One line per event on stderr. The text form copies pilot-agent's (time, tab, level, tab, message) so that
- * log searches written for Istio keep matching; the JSON form is one object a line.
+ * log searches written for Istio keep matching; the JSON form is one object a line. A message is one line whatever it
+ * holds: its control characters (a peer's newline, tab or escape sequence) are written as escapes, so nothing a server
+ * sends can forge a line, a field or a colour (JSON escapes them by its own rules).
  */
 public final class Log {
 
@@ -61,7 +64,7 @@ public final class Log {
         String name = level.name().toLowerCase(java.util.Locale.ROOT);
         String line = format == Format.JSON
                 ? "{\"time\":" + Json.quote(time) + ",\"level\":" + Json.quote(name) + ",\"msg\":" + Json.quote(message) + "}"
-                : time + "\t" + name + "\t" + message;
+                : time + "\t" + name + "\t" + PeerText.printable(message);
         err.println(line);
         err.flush();
         if (mirror != null) {

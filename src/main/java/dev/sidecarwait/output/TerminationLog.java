@@ -1,5 +1,6 @@
 package dev.sidecarwait.output;
 
+import dev.sidecarwait.wire.PeerText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -34,13 +35,16 @@ public final class TerminationLog {
         return new TerminationLog(null, true);
     }
 
-    /** Writes {@code summary}; {@code warn} hears, in words, why it could not be written. */
+    /**
+     * Writes {@code summary}, one line: any control character in it (a peer's text) is written as an escape, never as a
+     * line of its own; {@code warn} hears, in words, why it could not be written.
+     */
     public void write(String summary, Consumer<String> warn) {
         if (path == null || onlyIfPresent && !(Files.isRegularFile(path) && Files.isWritable(path))) {
             return;
         }
         try {
-            Files.write(path, capped(summary), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            Files.write(path, capped(PeerText.printable(summary)), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
             warn.accept("Cannot write the termination message to " + path + ": " + why(e));

@@ -9,6 +9,7 @@ import dev.sidecarwait.sockets.TcpState;
 import dev.sidecarwait.tls.TlsConnection;
 import dev.sidecarwait.tls.TlsMode;
 import dev.sidecarwait.tls.TlsSettings;
+import dev.sidecarwait.wire.PeerText;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import dev.sidecarwait.wire.Wire;
@@ -51,9 +52,22 @@ public final class NetworkProber implements Prober {
         this.sockets = new ProcNetTcp(Path.of("/proc"));
     }
 
+    /**
+     * One look. Whatever a peer sends ends as this probe's failure with its reason: an answer no reader here expected
+     * (a fault of ours it would be) is still the probe's failure, never the end of the wait.
+     */
     @Override
     public ProbeResult probe(Target target, Timeout timeout) {
         long start = clock.nanoTime();
+        try {
+            return probeOnce(target, timeout, start);
+        } catch (RuntimeException unexpected) {
+            return new ProbeResult(target, false, 0, "an answer this probe could not read ("
+                    + PeerText.shown(String.valueOf(unexpected), 120) + ")", "", since(start));
+        }
+    }
+
+    private ProbeResult probeOnce(Target target, Timeout timeout, long start) {
         long deadline = start + timeout.millis() * 1_000_000;
         if (target instanceof Target.Listening listening) {
             return listening(listening, start);

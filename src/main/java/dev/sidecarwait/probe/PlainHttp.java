@@ -5,6 +5,7 @@ import dev.sidecarwait.Version;
 import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.tls.TlsConnection;
 import dev.sidecarwait.tls.TlsSettings;
+import dev.sidecarwait.wire.PeerText;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import dev.sidecarwait.wire.Wire;
@@ -30,12 +31,15 @@ import java.util.Locale;
  */
 public final class PlainHttp {
 
-    /** What came back: the status, the start of the body, and where a redirect that was not followed pointed. */
+    /**
+     * What came back: the status, the start of the body (the peer's text: shown only through {@link #bodyLine}), and
+     * where a redirect that was not followed pointed.
+     */
     public record Response(int status, String body, String unfollowedRedirect) {
 
         public String bodyLine() {
             int end = body.indexOf('\n');
-            return (end < 0 ? body : body.substring(0, end)).strip();
+            return PeerText.shown((end < 0 ? body : body.substring(0, end)).strip(), PEEK_BYTES);
         }
     }
 
@@ -78,7 +82,11 @@ public final class PlainHttp {
             }
             Target.Http next = target.socket() == null ? redirectTarget(current, answer.location()) : null; // not off the socket
             if (next == null || !next.host().equalsIgnoreCase(target.host())) {
-                return new Response(answer.status(), answer.body(), Target.redacted(answer.location()));
+                return new Response(answer.status(), answer.body(), PeerText.shown(Target.redacted(answer.location()), 120));
+            }
+            if (current.tls().tls() && !next.tls().tls()) {
+                throw new ProbeFailure("redirected from https:// to plain http:// (" + PeerText.shown(Target.redacted(
+                        answer.location()), 120) + "), not followed: a TLS target stays TLS");
             }
             if (hops + 1 >= MAX_REDIRECTS) {
                 throw new ProbeFailure("stopped after " + MAX_REDIRECTS + " redirects");

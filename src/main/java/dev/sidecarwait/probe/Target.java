@@ -161,6 +161,24 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Tls, Targ
         return this instanceof Tls || this instanceof Http http && http.tls().tls() || this instanceof Server server && server.tls().tls();
     }
 
+    /**
+     * Whether the server is verified against the trusted CAs unless --insecure (every TLS scheme; sslmode verify-ca
+     * and verify-full): the CAs must then hold one that this client can use.
+     */
+    default boolean verifiesTls() {
+        return this instanceof Tls || this instanceof Http http && http.tls().verifiesChain()
+                || this instanceof Server server && server.tls().verifiesChain();
+    }
+
+    /**
+     * Whether the URL asks in its own words for its server to be verified (PostgreSQL's sslmode=verify-ca or
+     * verify-full, MySQL's ssl-mode=VERIFY_CA or VERIFY_IDENTITY), which --insecure would contradict.
+     */
+    default boolean asksVerification() {
+        return this instanceof Server server && (server.protocol() == Protocol.POSTGRES || server.protocol() == Protocol.MYSQL)
+                && server.tls().verifiesChain();
+    }
+
     /** One rule for every URL: user information is refused, since no check sends any and the URL goes into logs. */
     String USER_INFO_REFUSED = "a user or password is not accepted in a URL (no check sends one, and URLs are written "
             + "to the log); leave it out";

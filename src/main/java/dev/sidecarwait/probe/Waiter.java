@@ -22,6 +22,8 @@ public final class Waiter {
 
     /** Each further target's thread: a probe needs little stack (the JVM's default is 1 MiB, reserved, not used). */
     static final long PROBE_THREAD_STACK = 256 * 1024;
+    /** How long past the deadline the wait waits for a target's thread before it ends without it. */
+    static final long JOIN_GRACE_MILLIS = 1000;
 
     /**
      * How a wait ended, or how far it got: ready or not, the last result of each target not (yet) ready, and
@@ -74,7 +76,8 @@ public final class Waiter {
                 schedule(targets.get(0), deadline, period, requestTimeout, onFailedAttempt);
             }
             for (Thread thread : others) {
-                thread.join();
+                // no request runs past the deadline; the grace covers a probe that still had to close its connection
+                thread.join(Math.max(1, clock.millisUntil(deadline) + JOIN_GRACE_MILLIS));
             }
         } finally {
             others.forEach(Thread::interrupt); // a wait ended by a signal ends every schedule, at its next pause

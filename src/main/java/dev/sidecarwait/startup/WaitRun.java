@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** Runs a settled {@link WaitPlan}: find the data plane (auto), wait, then run or hand over to the command. */
 public final class WaitRun {
@@ -174,8 +175,10 @@ public final class WaitRun {
         NetworkProber prober = new NetworkProber(clock, plan.expected(found.mesh()), plan.tls());
         waiter = new Waiter(clock, prober);
         log.info(awaited.waiting(Seconds.of(plan.total())) + Awaited.proves(found.mesh(), targets));
-        if (plan.tls().insecure() && targets.stream().anyMatch(Target::usesTls)) {
-            log.warn("TLS servers' certificates are not verified (--insecure): any server, or anything between, passes as them");
+        String insecure = plan.tls().insecureWarning(Stream.of(targets.stream(), Stream.ofNullable(admin), plan.quitUrls(found.mesh())
+                .stream()).flatMap(urls -> urls).filter(Target::verifiesTls).map(Target::text).toList());
+        if (insecure != null) {
+            log.warn(insecure);
         }
         long deadline = clock.nanoTime() + plan.total().toNanos();
         EnvoyAdmin envoy = new EnvoyAdmin(clock, plan.tls());

@@ -1,16 +1,19 @@
 package dev.sidecarwait.tls;
 
+import dev.sidecarwait.Clock;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Streams;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A TLS engine's records moved to and from its socket: the application's bytes as streams, read within the socket's
- * timeout (which the Wire over them arms), and the records the engine has to send written out.
+ * A TLS engine's records moved to and from its socket: the application's bytes as streams, and the records the engine
+ * has to send written out. Every read of the socket ends by the one deadline {@link #within} set, however many reads
+ * a record takes: a server that sends a byte at a time gains nothing by it.
  */
 final class EngineStreams {
 
@@ -20,17 +23,31 @@ final class EngineStreams {
     private final OutputStream out;
     private final byte[] buffer = new byte[16384];
     private final boolean sentCertificate;
+    private final Clock clock;
+    private long readDeadline;
 
-    EngineStreams(TlsEngine engine, Socket socket, boolean sentCertificate) throws IOException {
+    EngineStreams(TlsEngine engine, Socket socket, Clock clock, boolean sentCertificate) throws IOException {
         this.engine = engine;
         this.socket = socket;
+        this.clock = clock;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
         this.sentCertificate = sentCertificate;
+        this.readDeadline = clock.nanoTime();
     }
 
-    /** Up to a buffer of the server's bytes, within the socket's timeout: how many, or -1 at its end. */
+    /** From now on, reads end within {@code millis} (the Wire gives each of its reads what is left of the exchange). */
+    void within(int millis) {
+        readDeadline = clock.nanoTime() + millis * 1_000_000L;
+    }
+
+    /** Up to a buffer of the server's bytes, before the read deadline: how many, or -1 at its end. */
     int receive() throws IOException {
+        long left = clock.millisUntil(readDeadline);
+        if (left <= 0) {
+            throw new SocketTimeoutException("read timed out");
+        }
+        socket.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
         return in.read(buffer);
     }
 
@@ -79,8 +96,8 @@ final class EngineStreams {
      */
     private String alertReceived() {
         try {
-            socket.setSoTimeout(10);
-            int n = in.read(buffer);
+            within(10);
+            int n = receive();
             if (n > 0) {
                 engine.feed(buffer, n);
                 engine.read(new byte[1]);
@@ -117,7 +134,7 @@ final class EngineStreams {
                     continue; // a record with no application bytes (a ticket, a key update)
                 }
                 flush();
-                int got = in.read(buffer);
+                int got = receive();
                 if (got < 0) {
                     return -1;
                 }

@@ -31,6 +31,7 @@ import javax.net.ssl.X509TrustManager;
 final class JdkTls implements TlsClient {
 
     private final X509TrustManager pkix;
+    private final List<X509Certificate> anchors = new ArrayList<>();
     private final X509ExtendedKeyManager identity;
 
     JdkTls(Trust trust, Identity identity) {
@@ -41,8 +42,10 @@ final class JdkTls implements TlsClient {
             int i = 0;
             for (byte[] der : trust.certificates()) {
                 try {
-                    anchors.setCertificateEntry("ca" + i++, factory.generateCertificate(new ByteArrayInputStream(der)));
-                } catch (CertificateException unreadable) {
+                    X509Certificate anchor = (X509Certificate) factory.generateCertificate(new ByteArrayInputStream(der));
+                    anchors.setCertificateEntry("ca" + i++, anchor);
+                    this.anchors.add(anchor);
+                } catch (CertificateException | ClassCastException unreadable) {
                     // as Mbed TLS and OpenSSL, a bundle's certificate that cannot be read is skipped
                 }
             }
@@ -132,8 +135,13 @@ final class JdkTls implements TlsClient {
     }
 
     @Override
-    public TlsEngine engine(String serverName, boolean verify, String alpn) throws TlsException {
-        JdkChainRecorder recorder = new JdkChainRecorder(verify ? pkix : null);
+    public int usableCas() {
+        return anchors.size();
+    }
+
+    @Override
+    public TlsEngine engine(String serverName, CertificateJudge judge, String alpn) throws TlsException {
+        JdkChainRecorder recorder = new JdkChainRecorder(pkix, anchors, judge);
         try {
             SSLContext context = SSLContext.getInstance("TLS");
             JdkKeyRecorder asked = new JdkKeyRecorder(identity);

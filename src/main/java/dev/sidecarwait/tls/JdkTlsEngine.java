@@ -53,7 +53,9 @@ final class JdkTlsEngine implements TlsEngine {
                 }
             }
         } catch (SSLException e) {
-            throw failure(e);
+            throw recorder.refusal != null ? TlsException.refused(recorder.refusal) : failure(e);
+        } catch (RuntimeException e) {
+            throw unexpected(e);
         }
     }
 
@@ -112,6 +114,8 @@ final class JdkTlsEngine implements TlsEngine {
             return n;
         } catch (SSLException e) {
             throw failure(e);
+        } catch (RuntimeException e) {
+            throw unexpected(e);
         }
     }
 
@@ -141,6 +145,10 @@ final class JdkTlsEngine implements TlsEngine {
         }
     }
 
+    /**
+     * Only an alert received is the server's: the JDK words its own ("(certificate_required) Empty server
+     * certificate chain") without these words, and those stay this side's (sun/security/ssl/Alert.java).
+     */
     private static TlsException failure(SSLException e) {
         String message = String.valueOf(e.getMessage());
         String prefix = "Received fatal alert: ";
@@ -148,14 +156,26 @@ final class JdkTlsEngine implements TlsEngine {
         if (at >= 0) {
             return new TlsException(TlsFailures.alertNumber(message.substring(at + prefix.length()).trim()), message);
         }
-        return new TlsException(-1, message);
+        java.util.regex.Matcher unknown = UNKNOWN_ALERT.matcher(message);
+        if (unknown.find()) {
+            return new TlsException(Integer.parseInt(unknown.group(1)) & 0xff, message); // the JDK prints the byte signed
+        }
+        return new TlsException(message.contains("Received fatal close_notify alert") ? 0 : -1, message);
     }
+
+    /** An engine that broke on what the server sent (the JDK's SSLEngine is not meant to throw so): this side's failure. */
+    private static TlsException unexpected(RuntimeException e) {
+        return new TlsException(-1, "the JDK's TLS engine failed on the server's bytes (" + e.getClass().getSimpleName() + ")");
+    }
+
+    /** The JDK's words for an alert it has no name for: "Unknown alert description (-5)" for 251. */
+    private static final java.util.regex.Pattern UNKNOWN_ALERT = java.util.regex.Pattern.compile("Unknown alert description \\((-?\\d{1,3})\\)");
 
     @Override
     public Handshaken result() {
         String alpn = engine.getApplicationProtocol();
         return new Handshaken(engine.getSession().getProtocol(), alpn == null || alpn.isEmpty() ? null : alpn,
-                recorder.leaf == null ? null : JdkCertificates.peer(recorder.leaf), recorder.problem, recorder.detail, keys.asked);
+                recorder.leaf == null ? null : JdkCertificates.peer(recorder.leaf), recorder.finding, keys.asked);
     }
 
     @Override

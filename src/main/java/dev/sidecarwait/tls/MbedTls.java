@@ -1,8 +1,5 @@
 package dev.sidecarwait.tls;
 
-import dev.sidecarwait.UtcTime;
-import java.util.ArrayList;
-import java.util.List;
 import org.graalvm.nativeimage.PinnedObject;
 import org.graalvm.nativeimage.c.type.CTypeConversion;
 import org.graalvm.word.PointerBase;
@@ -20,17 +17,22 @@ public final class MbedTls implements TlsClient {
 
     private final Object lock = new Object();
     private final PointerBase trust;
+    private final int usableCas;
 
     public MbedTls(Trust trust, Identity identity) {
         this.trust = MbedTlsCalls.swtls_trust_new();
         if (this.trust.isNull()) {
             throw new IllegalStateException("Mbed TLS could not start (PSA crypto or its random generator)");
         }
+        int usable = 0;
         for (byte[] der : trust.certificates()) {
             try (PinnedObject pinned = PinnedObject.create(der)) {
-                MbedTlsCalls.swtls_trust_add(this.trust, pinned.addressOfArrayElement(0), der.length); // an unreadable one is skipped
+                if (MbedTlsCalls.swtls_trust_add(this.trust, pinned.addressOfArrayElement(0), der.length) == 0) {
+                    usable++; // an unreadable one is skipped, as OpenSSL skips it
+                }
             }
         }
+        usableCas = usable;
         if (identity != null) {
             for (byte[] der : identity.chain()) {
                 try (PinnedObject pinned = PinnedObject.create(der)) {
@@ -57,54 +59,23 @@ public final class MbedTls implements TlsClient {
     }
 
     @Override
-    public TlsEngine engine(String serverName, boolean verify, String alpn) throws TlsException {
+    public TlsEngine engine(String serverName, CertificateJudge judge, String alpn) throws TlsException {
         synchronized (lock) {
             PointerBase connection;
             try (CTypeConversion.CCharPointerHolder name = CTypeConversion.toCString(serverName);
                  CTypeConversion.CCharPointerHolder protocol = CTypeConversion.toCString(alpn)) {
-                connection = MbedTlsCalls.swtls_conn_new(trust, name.get(), verify ? 1 : 0, protocol.get());
+                connection = MbedTlsCalls.swtls_conn_new(trust, name.get(), judge != null ? 1 : 0, protocol.get());
             }
             if (connection.isNull()) {
                 throw new TlsException(-1, "Mbed TLS could not set up a connection");
             }
-            return new MbedTlsEngine(connection, lock);
+            return new MbedTlsEngine(connection, lock, judge);
         }
     }
 
-    /** swtls_peer's lines: subject CN, issuer CN, not before, not after, then DNS:name and IP:hex lines. */
-    static PeerCertificate peerCertificate(String text) {
-        String[] lines = text.split("\n", -1);
-        List<String> dns = new ArrayList<>();
-        List<String> ips = new ArrayList<>();
-        for (int i = 4; i < lines.length; i++) {
-            if (lines[i].startsWith("DNS:")) {
-                dns.add(lines[i].substring(4));
-            } else if (lines[i].startsWith("IP:")) {
-                ips.add(ipText(lines[i].substring(3)));
-            }
-        }
-        return new PeerCertificate(lines[0], lines[1], instant(lines[2]), instant(lines[3]), dns, ips);
-    }
-
-    private static java.time.Instant instant(String time) {
-        return UtcTime.of(number(time, 0, 4), number(time, 4, 6), number(time, 6, 8), number(time, 8, 10),
-                number(time, 10, 12), number(time, 12, 14));
-    }
-
-    private static int number(String text, int from, int to) {
-        return Integer.parseInt(text, from, to, 10);
-    }
-
-    private static String ipText(String hex) {
-        byte[] bytes = new byte[hex.length() / 2];
-        for (int i = 0; i < bytes.length; i++) {
-            bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-        }
-        try {
-            return dev.sidecarwait.dns.Literals.text(java.net.InetAddress.getByAddress(bytes));
-        } catch (java.net.UnknownHostException e) {
-            return hex;
-        }
+    @Override
+    public int usableCas() {
+        return usableCas;
     }
 
     static String error(int code) {

@@ -64,6 +64,9 @@ final class MbedTlsCalls {
     static native void swtls_error(int code, CCharPointer into, long capacity);
 
     @CFunction
+    static native int swtls_refuse(PointerBase connection, int alert);
+
+    @CFunction
     static native int swtls_asked_for_certificate(PointerBase connection);
 
     @CFunction

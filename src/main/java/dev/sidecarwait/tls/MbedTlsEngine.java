@@ -1,6 +1,5 @@
 package dev.sidecarwait.tls;
 
-import java.nio.charset.StandardCharsets;
 import org.graalvm.nativeimage.PinnedObject;
 import org.graalvm.nativeimage.c.type.CCharPointer;
 import org.graalvm.nativeimage.c.type.CTypeConversion;
@@ -11,21 +10,40 @@ final class MbedTlsEngine implements TlsEngine {
 
     private static final int WANT_READ = -0x6900;
     private static final int FATAL_ALERT = -0x7780;
+    /** swtls_handshake's word that the server's certificate is in and checked: judge it before going on. */
+    private static final int JUDGE = 1;
+    /** The alert that ends a handshake whose certificate this side refused. */
+    private static final int BAD_CERTIFICATE = 42;
+    /** What the certificate's fields may take at most: far more than any certificate the engine accepts. */
+    private static final int MOST_PEER_BYTES = 1 << 20;
 
     private final PointerBase connection;
     private final Object lock;
+    private final CertificateJudge judge;
     private boolean closed;
 
-    MbedTlsEngine(PointerBase connection, Object lock) {
+    MbedTlsEngine(PointerBase connection, Object lock, CertificateJudge judge) {
         this.connection = connection;
         this.lock = lock;
+        this.judge = judge;
     }
 
     @Override
     public int handshake() throws TlsException {
         synchronized (lock) {
-            int r = MbedTlsCalls.swtls_handshake(connection);
-            return r == WANT_READ ? NEEDS_INPUT : check(r);
+            while (true) {
+                int r = MbedTlsCalls.swtls_handshake(connection);
+                if (r != JUDGE) {
+                    return r == WANT_READ ? NEEDS_INPUT : check(r);
+                }
+                PeerFields.Read peer = peer();
+                String refusal = judge == null ? null
+                        : peer == null ? "the server's certificate could not be read" : judge.refusal(peer.certificate(), finding(peer));
+                if (refusal != null) {
+                    MbedTlsCalls.swtls_refuse(connection, BAD_CERTIFICATE);
+                    throw TlsException.refused(refusal);
+                }
+            }
         }
     }
 
@@ -66,6 +84,7 @@ final class MbedTlsEngine implements TlsEngine {
         }
     }
 
+    /** Only an alert received ends as the server's alert: an error of this side's never reads as one. */
     private int check(int r) throws TlsException {
         if (r >= 0) {
             return r;
@@ -76,40 +95,77 @@ final class MbedTlsEngine implements TlsEngine {
     @Override
     public Handshaken result() {
         synchronized (lock) {
-            int flags = MbedTlsCalls.swtls_verify_result(connection) & ~0x04; // the name is checked apart (ServerName)
-            ChainProblem problem = (flags & 0x08) != 0 ? ChainProblem.UNTRUSTED
-                    : (flags & 0x01) != 0 ? ChainProblem.EXPIRED
-                    : (flags & 0x0200) != 0 ? ChainProblem.NOT_YET_VALID
-                    : flags != 0 ? ChainProblem.OTHER : null;
+            PeerFields.Read peer = peer();
             CCharPointer alpn = MbedTlsCalls.swtls_alpn(connection);
             return new Handshaken(CTypeConversion.toJavaString(MbedTlsCalls.swtls_version(connection)), // "TLSv1.3", as the JDK's
-                    alpn.isNull() ? null : CTypeConversion.toJavaString(alpn), peer(),
-                    problem, problem == ChainProblem.OTHER ? otherProblem(flags) : null,
-                    MbedTlsCalls.swtls_asked_for_certificate(connection) != 0);
+                    alpn.isNull() ? null : CTypeConversion.toJavaString(alpn), peer == null ? null : peer.certificate(),
+                    judge == null ? null : finding(peer), MbedTlsCalls.swtls_asked_for_certificate(connection) != 0);
         }
     }
 
-    /** Mbed TLS's verify flags (x509.h's MBEDTLS_X509_BADCERT_*) beyond trust and validity, in words. */
+    /** Mbed TLS's verify flags (x509.h's MBEDTLS_X509_BADCERT_*) as a finding; the name is checked apart (ServerName). */
+    private ChainFinding finding(PeerFields.Read peer) {
+        int flags = MbedTlsCalls.swtls_verify_result(connection) & ~0x04;
+        if (flags == 0) {
+            return null;
+        }
+        ChainFinding.Dated dated = peer == null ? null : peer.dated();
+        // a hash or key refused makes the chain untrusted too: the refusal is the reason, so it is named first
+        if ((flags & (0x4000 | 0x8000 | 0x010000)) != 0) {
+            return new ChainFinding(ChainProblem.OTHER, otherProblem(flags), null);
+        }
+        if ((flags & 0x08) != 0) {
+            return new ChainFinding(ChainProblem.UNTRUSTED, null, null);
+        }
+        if ((flags & 0x01) != 0) {
+            return new ChainFinding(ChainProblem.EXPIRED, null, dated);
+        }
+        if ((flags & 0x0200) != 0) {
+            return new ChainFinding(ChainProblem.NOT_YET_VALID, null, dated);
+        }
+        return new ChainFinding(ChainProblem.OTHER, otherProblem(flags), null);
+    }
+
+    /** Mbed TLS's verify flags beyond trust and validity, in words. */
     private static String otherProblem(int flags) {
         if ((flags & 0x4000) != 0) {
-            return "signed with a hash this client does not accept (SHA-1?)";
+            return "signed with a hash this client does not accept (SHA-1 or weaker: SHA-256 or better is needed)";
         }
-        if ((flags & (0x8000 | 0x010000)) != 0) {
-            return "signed with a key this client does not accept";
+        if ((flags & 0x8000) != 0) {
+            return "signed with a key type this client does not accept";
+        }
+        if ((flags & 0x010000) != 0) {
+            return "its key is one this client does not accept (an RSA key under 2048 bits, or an EC curve other than P-256 or P-384)";
         }
         if ((flags & (0x0800 | 0x1000)) != 0) {
             return "its key usage does not allow a TLS server";
         }
+        if ((flags & 0x0100) != 0) {
+            return "the chain breaks a CA's constraint (an issuer that is not a CA, a path length, a name constraint)";
+        }
         return "Mbed TLS verify flags 0x" + Integer.toHexString(flags);
     }
 
-    private PeerCertificate peer() {
-        byte[] text = new byte[8192];
-        int n;
-        try (PinnedObject pinned = PinnedObject.create(text)) {
-            n = MbedTlsCalls.swtls_peer(connection, pinned.addressOfArrayElement(0), text.length);
+    /** The server's certificate, as swtls_peer's fields; null if there is none or they cannot be read. */
+    private PeerFields.Read peer() {
+        byte[] fields = new byte[8192];
+        while (true) {
+            int n;
+            try (PinnedObject pinned = PinnedObject.create(fields)) {
+                n = MbedTlsCalls.swtls_peer(connection, pinned.addressOfArrayElement(0), fields.length);
+            }
+            if (n < 0 || n > MOST_PEER_BYTES) {
+                return null;
+            }
+            if (n <= fields.length) {
+                try {
+                    return PeerFields.read(fields, n);
+                } catch (IllegalArgumentException unreadable) {
+                    return null;
+                }
+            }
+            fields = new byte[n];
         }
-        return n < 0 ? null : MbedTls.peerCertificate(new String(text, 0, n, StandardCharsets.UTF_8));
     }
 
     @Override
@@ -122,4 +178,3 @@ final class MbedTlsEngine implements TlsEngine {
         }
     }
 }
-

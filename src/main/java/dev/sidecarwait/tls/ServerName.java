@@ -9,6 +9,8 @@ import java.util.Locale;
  * against the IP subject alternative names; a host name against the DNS ones, case-insensitively, where a
  * wildcard stands for exactly one whole leftmost label ("*.prod.svc" matches "orders.prod.svc", not
  * "prod.svc" or "a.orders.prod.svc"). The subject's CN is not used (Go stopped in 1.15, browsers long before).
+ * A certificate's name holding anything no DNS name holds (a NUL, a newline, a space, a byte past ASCII: what a
+ * forged name is made of) matches nothing; '_' is allowed, as Go allows it.
  */
 public final class ServerName {
 
@@ -27,11 +29,26 @@ public final class ServerName {
         }
         String name = trimDot(host.toLowerCase(Locale.ROOT));
         for (String pattern : certificate.dnsNames()) {
-            if (matches(name, trimDot(pattern.toLowerCase(Locale.ROOT)))) {
+            if (isDnsName(pattern) && matches(name, trimDot(pattern.toLowerCase(Locale.ROOT)))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Letters, digits, '-', '_', '.' and '*' (a wildcard's), and nothing else, as a DNS name in a certificate is made. */
+    static boolean isDnsName(String pattern) {
+        if (pattern.isEmpty() || pattern.length() > 253) {
+            return false;
+        }
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+                    || c == '*')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean matches(String name, String pattern) {

@@ -4,9 +4,12 @@ package dev.sidecarwait.tls;
 public interface TlsClient {
 
     /**
-     * An engine for one connection. {@code serverName}: sent as SNI (null for an IP address); {@code verify}: whether
-     * the chain is checked (the result says how it went; the handshake goes on either way); {@code alpn}: one
-     * application protocol to offer, or null.
+     * An engine for one connection. {@code serverName}: sent as SNI (null for an IP address); {@code judge}: decides
+     * on the server's certificate once its chain is checked, before the handshake goes on (null: not verified);
+     * {@code alpn}: one application protocol to offer, or null.
      */
-    TlsEngine engine(String serverName, boolean verify, String alpn) throws TlsException;
+    TlsEngine engine(String serverName, CertificateJudge judge, String alpn) throws TlsException;
+
+    /** How many of the trusted certificates this engine can use as CAs: none means nothing can be verified. */
+    int usableCas();
 }

@@ -21,40 +21,33 @@ public final class TlsConnection implements AutoCloseable {
     public static final int AFTERWORD_MILLIS = 100;
 
     private final TlsEngine engine;
-    private final Socket socket;
     private final EngineStreams streams;
     private Handshaken result;
     private String verification;
     private long received;
 
-    private TlsConnection(TlsEngine engine, Socket socket, boolean sentCertificate) throws IOException {
+    private TlsConnection(TlsEngine engine, Socket socket, Clock clock, boolean sentCertificate) throws IOException {
         this.engine = engine;
-        this.socket = socket;
-        this.streams = new EngineStreams(engine, socket, sentCertificate);
+        this.streams = new EngineStreams(engine, socket, clock, sentCertificate);
     }
 
     /**
      * Handshakes as {@code settings} and {@code mode} say; throws, with one line saying why, when the server is not
      * the one asked for. {@code host}: the target's host, sent as SNI unless an IP address, and checked in VERIFY_FULL.
+     * The certificate is judged inside the handshake, before the client's own certificate would be sent.
      */
     public static TlsConnection open(Socket socket, String host, TlsMode mode, String alpn, TlsSettings settings,
                                      long deadline, Clock clock, Timeout timeout) throws ProbeFailure {
         boolean verify = mode.verifiesChain() && !settings.insecure();
-        Trust trust = settings.trust();
-        if (verify && trust.certificates().isEmpty()) {
-            throw new ProbeFailure("no trusted CA certificates to verify the server with: " + trust.source());
-        }
-        TlsEngine engine = engine(settings, host, verify, alpn);
+        CertificateJudge judge = verify ? new CertificateJudge(host, mode == TlsMode.VERIFY_FULL, settings.trust(), clock) : null;
+        TlsEngine engine = engine(settings, host, judge, alpn);
         try {
-            TlsConnection connection = new TlsConnection(engine, socket, settings.identity() != null);
+            TlsConnection connection = new TlsConnection(engine, socket, clock, settings.identity() != null);
             connection.handshake(deadline, clock, timeout);
             Handshaken done = engine.result();
-            if (verify && done.problem() != null) {
-                throw new ProbeFailure(TlsFailures.chain(done.problem(), done.problemDetail(), done.certificate(), trust, clock.now()));
-            }
-            if (verify && mode == TlsMode.VERIFY_FULL && (done.certificate() == null || !ServerName.matches(host, done.certificate()))) {
-                throw new ProbeFailure(done.certificate() == null ? "the server sent no certificate"
-                        : TlsFailures.name(host, done.certificate()));
+            String refusal = judge == null ? null : judge.refusal(done.certificate(), done.finding());
+            if (refusal != null) {
+                throw new ProbeFailure(refusal);
             }
             connection.result = done;
             if (done.askedForCertificate() && "TLSv1.3".equals(done.version())) {
@@ -71,10 +64,17 @@ public final class TlsConnection implements AutoCloseable {
         }
     }
 
-    /** An engine for one connection; the first makes the run's client (TlsClients), which may fail to start. */
-    private static TlsEngine engine(TlsSettings settings, String host, boolean verify, String alpn) throws ProbeFailure {
+    /**
+     * An engine for one connection; the first makes the run's client (TlsClients), which may fail to start. A client
+     * that can use none of the trusted certificates verifies nothing, so it verifies no server: it fails closed.
+     */
+    private static TlsEngine engine(TlsSettings settings, String host, CertificateJudge judge, String alpn) throws ProbeFailure {
         try {
-            return settings.client().engine(Literals.parse(host) == null ? host : null, verify, alpn);
+            TlsClient client = settings.client();
+            if (judge != null && client.usableCas() == 0) {
+                throw new ProbeFailure("no CA certificate this client can use to verify the server: " + settings.trust().source());
+            }
+            return client.engine(Literals.parse(host) == null ? host : null, judge, alpn);
         } catch (TlsException | IllegalStateException e) {
             throw new ProbeFailure("TLS could not start: " + e.getMessage());
         }
@@ -94,12 +94,12 @@ public final class TlsConnection implements AutoCloseable {
     public static boolean spoken(Socket socket, String host, TlsSettings settings, long deadline, Clock clock, Timeout timeout) {
         TlsEngine engine;
         try {
-            engine = engine(settings, host, false, null);
+            engine = engine(settings, host, null, null);
         } catch (ProbeFailure e) {
             return false;
         }
         try {
-            TlsConnection connection = new TlsConnection(engine, socket, settings.identity() != null);
+            TlsConnection connection = new TlsConnection(engine, socket, clock, settings.identity() != null);
             try {
                 connection.handshake(deadline, clock, timeout);
                 return true;
@@ -122,22 +122,26 @@ public final class TlsConnection implements AutoCloseable {
         return result.version() + ", " + verification;
     }
 
-    /** The application's bytes, within {@code deadline} as a plain connection's. */
+    /**
+     * The application's bytes, within {@code deadline} as a plain connection's: each read of the Wire's ends in the
+     * time it is given however the server's records arrive, a byte at a time included.
+     */
     public Wire wire(long deadline, Clock clock, Timeout timeout, Wire.Peer peer) {
-        return new Wire(socket::setSoTimeout, streams.input(), streams.output(), deadline, clock, timeout, peer);
+        return new Wire(streams::within, streams.input(), streams.output(), deadline, clock, timeout, peer);
     }
 
     /**
      * A TLS 1.3 server that asked for a client certificate refuses the client (none, or one it does not trust) only
      * after the client's side of the handshake is done. A short read gives it the chance to say so before the client
      * writes: once the server has closed, a write meets a reset, which can cost the alert. A record that comes (a
-     * session ticket, most often) says the server took the client; silence for {@value #AFTERWORD_MILLIS} ms too.
+     * session ticket, most often) says the server took the client; silence for {@value #AFTERWORD_MILLIS} ms too, and
+     * so does a record still coming then (a ticket sent a byte at a time has no more than that).
      */
     private void awaitRefusal(long deadline, Clock clock) throws ProbeFailure {
         long millis = Math.min(AFTERWORD_MILLIS, clock.millisUntil(deadline));
         byte[] one = new byte[1];
         try {
-            socket.setSoTimeout((int) Math.max(1, millis));
+            streams.within((int) Math.max(1, millis));
             int n;
             while ((n = engine.read(one)) == TlsEngine.NEEDS_INPUT) {
                 int got = streams.receive();
@@ -177,7 +181,7 @@ public final class TlsConnection implements AutoCloseable {
             if (left <= 0) {
                 throw timeout.failure();
             }
-            socket.setSoTimeout((int) Math.min(left, Integer.MAX_VALUE));
+            streams.within((int) Math.min(left, Integer.MAX_VALUE));
             int n;
             try {
                 n = streams.receive();
@@ -202,7 +206,7 @@ public final class TlsConnection implements AutoCloseable {
     }
 
     private String handshakeFailure(TlsException e) {
-        return e.alert() >= 0 ? streams.alert(e) : "TLS handshake failed: " + e.getMessage();
+        return e.refused() ? e.getMessage() : e.alert() >= 0 ? streams.alert(e) : "TLS handshake failed: " + e.getMessage();
     }
 
     @Override

@@ -47,21 +47,30 @@ final class TlsFailures {
         return "the server ended TLS with alert " + name + " (" + alert + ")" + meaning;
     }
 
-    static String chain(ChainProblem problem, String detail, PeerCertificate certificate, Trust trust, Instant now) {
-        String subject = certificate == null ? "" : " '" + certificate.subject() + "'";
-        return switch (problem) {
-            case UNTRUSTED -> "untrusted certificate" + subject + ": its issuer " + (certificate == null ? ""
-                    : "'" + certificate.issuer() + "' ") + "is not among the trusted CAs: " + trust.source();
-            case EXPIRED -> "expired certificate" + subject + (certificate == null ? ""
-                    : ": valid until " + time(certificate.notAfter()) + ", now " + time(now));
-            case NOT_YET_VALID -> "certificate not yet valid" + subject + (certificate == null ? ""
-                    : ": valid from " + time(certificate.notBefore()) + ", now " + time(now));
-            case OTHER -> "certificate rejected" + subject + ": " + detail;
+    static String chain(ChainFinding finding, PeerCertificate certificate, Trust trust, Instant now) {
+        String subject = " '" + PeerCertificate.shown(certificate.subject()) + "'";
+        ChainFinding.Dated dated = finding.dated() != null ? finding.dated()
+                : new ChainFinding.Dated(0, certificate.subject(), certificate.notBefore(), certificate.notAfter());
+        String ca = dated.depth() == 0 ? "" : " CA certificate '" + PeerCertificate.shown(dated.subject()) + "' ("
+                + depth(dated.depth()) + " in the chain of" + subject + ")";
+        return switch (finding.problem()) {
+            case UNTRUSTED -> "untrusted certificate" + subject + ": its issuer '" + PeerCertificate.shown(certificate.issuer())
+                    + "' is not among the trusted CAs: " + trust.source();
+            case EXPIRED -> "expired" + (ca.isEmpty() ? " certificate" + subject : ca) + ": valid until " + time(dated.notAfter())
+                    + ", now " + time(now);
+            case NOT_YET_VALID -> (ca.isEmpty() ? "certificate not yet valid" + subject : ca.strip() + " not yet valid") + ": valid from "
+                    + time(dated.notBefore()) + ", now " + time(now);
+            case OTHER -> "certificate rejected" + subject + ": " + finding.detail();
         };
     }
 
+    /** Where a certificate sits in a chain, the server's own at 0. */
+    private static String depth(int depth) {
+        return depth == 1 ? "its issuer" : "depth " + depth;
+    }
+
     static String name(String host, PeerCertificate certificate) {
-        return "certificate" + " '" + certificate.subject() + "' is not for " + host + " (its names: " + certificate.names() + ")";
+        return "certificate '" + PeerCertificate.shown(certificate.subject()) + "' is not for " + host + " (its names: " + certificate.names() + ")";
     }
 
     private static String time(Instant instant) {

@@ -35,6 +35,15 @@ public final class TlsSettings {
     }
 
     /**
+     * The warning --insecure earns wherever it applies: {@code urls} are those of a run whose servers would otherwise
+     * be verified (null when there are none, or certificates are verified).
+     */
+    public String insecureWarning(java.util.List<String> urls) {
+        return !insecure || urls.isEmpty() ? null : "TLS servers' certificates are not verified (--insecure): any server, "
+                + "or anything between, passes as " + String.join(", ", new java.util.LinkedHashSet<>(urls));
+    }
+
+    /**
      * Makes the run's engine maker now, where a key that is not its certificate's is refused ({@link BadFile}) before
      * anything is probed; without an identity there is nothing to check, and nothing is made until a TLS connection.
      */
@@ -42,6 +51,11 @@ public final class TlsSettings {
         if (identity != null) {
             client();
         }
+    }
+
+    /** How many of the trusted certificates the runtime's TLS can use as CAs (it makes the engine maker now). */
+    public int usableCas() {
+        return client().usableCas();
     }
 
     synchronized TlsClient client() {

@@ -19,6 +19,8 @@ class BadInputTest {
     @CsvSource(delimiter = '|', value = {
             "--url tls://localhost | --url | 'tls://localhost'",
             "--url postgres://db/x?sslmode=on | --url | 'on'",
+            "--insecure --url postgres://db:5432/x?sslmode=verify-full | --insecure | 'postgres://db:5432/x?sslmode=verify-full', which asks for its server to be verified",
+            "--insecure --url mysql://db:3306/?ssl-mode=VERIFY_CA | --insecure | 'mysql://db:3306/?ssl-mode=VERIFY_CA'",
             "--cacert /no/such/ca.crt | --cacert | '/no/such/ca.crt'",
             "--cert /no/such/tls.crt | --cert | '/no/such/tls.crt'",
             "--key /no/such/tls.key | --key | '/no/such/tls.key'",

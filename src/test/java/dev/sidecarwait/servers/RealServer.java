@@ -111,9 +111,14 @@ public final class RealServer implements AutoCloseable {
      * and a client certificate required when {@code clientCa} is given.
      */
     public static RealServer nginxTls(TestCa.Issued server, String protocols, Path clientCa) throws IOException {
+        return nginxTls(server, protocols, clientCa, "");
+    }
+
+    /** As {@link #nginxTls(TestCa.Issued, String, Path)}, with a line of nginx's server block more (a location). */
+    public static RealServer nginxTls(TestCa.Issued server, String protocols, Path clientCa, String line) throws IOException {
         return nginx("ssl", "ssl_certificate " + server.cert() + ";", "ssl_certificate_key " + server.key() + ";",
                 "ssl_protocols " + protocols + ";",
-                clientCa == null ? "" : "ssl_client_certificate " + clientCa + "; ssl_verify_client on;");
+                clientCa == null ? "" : "ssl_client_certificate " + clientCa + "; ssl_verify_client on;", line);
     }
 
     /** nginx serving plain HTTP on loopback: 200 "ready" at every path. */

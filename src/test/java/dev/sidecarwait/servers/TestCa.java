@@ -41,17 +41,52 @@ public final class TestCa {
 
     /** A server certificate for "CN=cn" with these subject alternative names (DNS:..., IP:...), valid now, RSA key. */
     public Issued server(String cn, String... names) throws IOException, InterruptedException {
-        return issue(cn, "rsa", null, null, "serverAuth", names);
+        return issue(cn, "rsa", null, null, "serverAuth", names.length == 0 ? "" : "subjectAltName = " + String.join(",", names));
     }
 
     /** As {@link #server}, valid only between two times (openssl's YYYYMMDDHHMMSSZ): expired, or not yet valid. */
     public Issued serverBetween(String cn, String from, String until, String... names) throws IOException, InterruptedException {
-        return issue(cn, "rsa", from, until, "serverAuth", names);
+        return issue(cn, "rsa", from, until, "serverAuth", names.length == 0 ? "" : "subjectAltName = " + String.join(",", names));
+    }
+
+    /**
+     * A server certificate whose CN and DNS names are these very bytes, whatever they hold (a newline, a NUL: what a
+     * forged name is made of), as an issuer that checks nothing would sign them; the names go in as DER.
+     */
+    public Issued serverWithRawNames(String cn, List<byte[]> dnsNames) throws IOException, InterruptedException {
+        java.io.ByteArrayOutputStream names = new java.io.ByteArrayOutputStream();
+        for (byte[] name : dnsNames) {
+            names.write(der(0x82, name)); // [2] dNSName, IA5String, implicit
+        }
+        StringBuilder hex = new StringBuilder();
+        for (byte b : der(0x30, names.toByteArray())) {
+            hex.append(hex.length() == 0 ? "" : ":").append(String.format("%02X", b));
+        }
+        return issue(cn, "rsa", null, null, "serverAuth", "2.5.29.17 = DER:" + hex);
+    }
+
+    /** A DER element: its tag, its length (short or long form) and its contents. */
+    private static byte[] der(int tag, byte[] contents) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(tag);
+        int n = contents.length;
+        if (n < 0x80) {
+            out.write(n);
+        } else if (n < 0x100) {
+            out.write(0x81);
+            out.write(n);
+        } else {
+            out.write(0x82);
+            out.write(n >> 8);
+            out.write(n & 0xff);
+        }
+        out.writeBytes(contents);
+        return out.toByteArray();
     }
 
     /** A client certificate for "CN=cn", EC key (the SEC1 "EC PRIVATE KEY" form as openssl ec writes it). */
     public Issued client(String cn) throws IOException, InterruptedException {
-        return issue(cn, "ec", null, null, "clientAuth");
+        return issue(cn, "ec", null, null, "clientAuth", "");
     }
 
     /** {@code issued}'s key encrypted with a password (PKCS#8, as openssl pkcs8 -topk8 writes it), beside it. */
@@ -61,7 +96,8 @@ public final class TestCa {
         return encrypted;
     }
 
-    private Issued issue(String cn, String keyType, String from, String until, String usage, String... names)
+    /** {@code names}: the subject alternative names' line of openssl's configuration, or "". */
+    private Issued issue(String cn, String keyType, String from, String until, String usage, String names)
             throws IOException, InterruptedException {
         String base = fileName(name) + "-" + fileName(cn) + "-" + serial;
         Path leafKey = dir.resolve(base + ".key");
@@ -82,7 +118,7 @@ public final class TestCa {
                 "new_certs_dir = " + dir, "serial = " + dir.resolve(base + ".serial"), "default_md = sha256",
                 "policy = any", "unique_subject = no", "x509_extensions = leaf", "default_days = 1", "[any]",
                 "commonName = supplied", "[leaf]", "basicConstraints = CA:FALSE", "extendedKeyUsage = " + usage,
-                names.length == 0 ? "" : "subjectAltName = " + String.join(",", names)) + "\n");
+                names) + "\n");
         Files.writeString(dir.resolve(base + ".serial"), String.format("%02X%n", 0x10 + serial++));
         List<String> sign = new ArrayList<>(List.of("ca", "-batch", "-notext", "-config", config.toString(), "-cert",
                 cert.toString(), "-keyfile", key.toString(), "-in", csr.toString(), "-out", leaf.toString()));

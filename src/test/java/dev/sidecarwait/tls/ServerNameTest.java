@@ -37,4 +37,22 @@ class ServerNameTest {
         PeerCertificate ipOnly = new PeerCertificate("x", "Test CA", Instant.EPOCH, Instant.EPOCH, List.of(), List.of(name));
         assertEquals(false, name.startsWith("10.") ? ServerName.matches(name, dnsOnly) : ServerName.matches(name, ipOnly), name);
     }
+
+    @org.junit.jupiter.api.Test
+    void aNameHoldingWhatNoDnsNameHoldsMatchesNothing() {
+        for (String name : List.of("attacker.example\nDNS:localhost", "localhost\u0000.attacker.example", "localhost\u0000",
+                "localhost\r", "localhost\n", " localhost", "local host", "l\u00f6calhost", "localhost\u2028")) {
+            PeerCertificate certificate = new PeerCertificate("x", "Test CA", Instant.EPOCH, Instant.EPOCH, List.of(name), List.of());
+            for (String host : List.of("localhost", name)) {
+                assertEquals(false, ServerName.matches(host, certificate), name);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"_acme-challenge.example.com", "cache_1", "my-service.default.svc"})
+    void underscoresAndHyphensAreAsGoTakesThem(String name) {
+        PeerCertificate certificate = new PeerCertificate("x", "Test CA", Instant.EPOCH, Instant.EPOCH, List.of(name), List.of());
+        assertEquals(true, ServerName.matches(name, certificate), name);
+    }
 }

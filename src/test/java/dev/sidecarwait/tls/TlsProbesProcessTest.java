@@ -116,9 +116,53 @@ class TlsProbesProcessTest {
         Path empty = Files.createDirectories(dir.resolve("empty"));
         SidecarWaitProcess.Result none = check(Map.of("SSL_CERT_FILE", dir.resolve("none.pem").toString(), "SSL_CERT_DIR",
                 empty.toString()), "--url", "https://localhost:" + tls13.port + "/");
-        assertEquals(1, none.exit(), none.out());
-        assertTrue(none.out().contains("no trusted CA certificates to verify the server with: none: no CA bundle in this image "
-                + "(SSL_CERT_FILE " + dir.resolve("none.pem") + ", SSL_CERT_DIR " + empty + "); give --cacert FILE"), none.out());
+        assertEquals(2, none.exit(), none.out());
+        assertTrue(none.err().contains("invalid value for SSL_CERT_FILE: none: no CA bundle in this image "
+                + "(SSL_CERT_FILE " + dir.resolve("none.pem") + ", SSL_CERT_DIR " + empty + "); give --cacert FILE"), none.err());
+        Path junk = Files.writeString(dir.resolve("junk-bundle.pem"), junkPem());
+        SidecarWaitProcess.Result unusable = check(Map.of("SSL_CERT_FILE", junk.toString(), "SSL_CERT_DIR", empty.toString()),
+                "--url", "https://localhost:" + tls13.port + "/");
+        assertEquals(2, unusable.exit(), unusable.out());
+        assertTrue(unusable.err().contains("invalid value for SSL_CERT_FILE: none of SSL_CERT_FILE " + junk + " (1 certificate) can be "
+                + "used as a CA; give --cacert FILE"), unusable.err());
+    }
+
+    /** A PEM CERTIFICATE block of random base64: a block, but no certificate. */
+    private static String junkPem() {
+        byte[] random = new byte[300];
+        new java.util.Random(1).nextBytes(random);
+        return "-----BEGIN CERTIFICATE-----\n" + java.util.Base64.getMimeEncoder().encodeToString(random)
+                + "\n-----END CERTIFICATE-----\n";
+    }
+
+    @Test
+    void aCaFileThatHoldsNoUsableCertificateIsAUsageErrorBeforeAnythingIsProbed() throws Exception {
+        Path termination = Files.writeString(dir.resolve("termination-junk"), "");
+        Path junk = Files.writeString(dir.resolve("junk.pem"), junkPem());
+        Path empty = Files.writeString(dir.resolve("empty.pem"), "");
+        for (Path file : List.of(junk, empty)) {
+            SidecarWaitProcess.Result wait = SidecarWaitProcess.run(Map.of(), null, "wait", "--termination-log", termination.toString(),
+                    "--cacert", file.toString(), "--url", "https://localhost:" + untrusted.port + "/");
+            assertEquals(2, wait.exit(), wait.err());
+            assertTrue(wait.err().contains("invalid value for --cacert: '" + file + "': "), wait.err());
+            assertTrue(Files.readString(termination).contains("--cacert: '" + file + "'"), Files.readString(termination));
+            SidecarWaitProcess.Result check = check("--cacert", file.toString(), "--url", "https://localhost:" + untrusted.port + "/");
+            assertEquals(2, check.exit(), check.out() + check.err());
+        }
+        SidecarWaitProcess.Result insecure = check("--insecure", "--cacert", junk.toString(), "--url", "https://localhost:" + untrusted.port + "/");
+        assertEquals(0, insecure.exit(), "nothing to verify with, and nothing verified: " + insecure.out() + insecure.err());
+    }
+
+    @Test
+    void anHttpsTargetRedirectedToPlainHttpIsNotFollowed() throws Exception {
+        try (RealServer plain = RealServer.nginx().start();
+             RealServer downgrading = RealServer.nginxTls(ca.server("localhost", "DNS:localhost"), "TLSv1.2 TLSv1.3", null,
+                     "location /health { return 301 http://localhost:" + plain.port + "/health; }").start()) {
+            SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "https://localhost:" + downgrading.port + "/health");
+            assertEquals(1, check.exit(), check.out());
+            assertTrue(check.out().contains("redirected from https:// to plain http:// (http://localhost:" + plain.port
+                    + "/health), not followed: a TLS target stays TLS"), check.out());
+        }
     }
 
     @Test

@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The readers of TLS's files, fed hostile bytes: PEM text (--cacert, --cert, --key, the system's bundles) and the
- * DER of a PKCS#1 or SEC1 key (what the JVM rewraps as PKCS#8). For any input, a result or an
+ * DER of a PKCS#1 or SEC1 key (what the JVM rewraps as PKCS#8); and the engine boundary: what the native engine says of
+ * a server's certificate, and a server's bytes into the JVM's engine. For any input, a result or an
  * IllegalArgumentException whose message says what is wrong in a few words and quotes nothing of the file (a key
  * must never reach a log); never another exception. Seeds, in src/test/resources/.../TlsReadersFuzzTestInputs/METHOD/:
  * a CA certificate openssl made and a bundle around it; keys' shapes (a SEC1 structure with a zero scalar, a PKCS#1
@@ -37,6 +38,51 @@ class TlsReadersFuzzTest {
             } catch (IllegalArgumentException refused) {
                 quotesNothing(refused, der);
             }
+        }
+    }
+
+    /**
+     * What the native engine reports about a server's certificate (swtls_peer's fields, PeerFields): a certificate or
+     * a refusal, never another exception; a name holding what no DNS name holds never matches, and the names a line
+     * lists hold no control character.
+     */
+    @FuzzTest(maxDuration = "15s")
+    void peerFields(byte[] fields) {
+        PeerCertificate certificate;
+        try {
+            certificate = PeerFields.read(fields, fields.length).certificate();
+        } catch (IllegalArgumentException refused) {
+            return;
+        }
+        for (String name : certificate.dnsNames()) {
+            if (!ServerName.isDnsName(name) && ServerName.matches(name, new PeerCertificate("", "", java.time.Instant.EPOCH,
+                    java.time.Instant.EPOCH, java.util.List.of(name), java.util.List.of()))) {
+                throw new AssertionError("a name no DNS name could be matched: " + name);
+            }
+        }
+        if (certificate.names().chars().anyMatch(c -> dev.sidecarwait.wire.PeerText.isControl((char) c))) {
+            throw new AssertionError("a control character in a line: " + certificate.names());
+        }
+    }
+
+    /**
+     * A server's bytes into the JVM's engine at the handshake, in one piece or two: the engine asks for more or fails
+     * with a TlsException, never another exception.
+     */
+    @FuzzTest(maxDuration = "15s")
+    void serverBytes(byte[] bytes) throws TlsException {
+        TlsClient client = TlsClients.forRuntime(new Trust("none", java.util.List.of()), null);
+        try (TlsEngine engine = client.engine("localhost", null, null)) {
+            engine.handshake();
+            engine.take(new byte[1 << 16]);
+            int half = bytes.length / 2;
+            engine.feed(java.util.Arrays.copyOf(bytes, half), half);
+            engine.handshake();
+            byte[] rest = java.util.Arrays.copyOfRange(bytes, half, bytes.length);
+            engine.feed(rest, rest.length);
+            engine.handshake();
+        } catch (TlsException failed) {
+            // a handshake that fails in the engine's own words
         }
     }
 

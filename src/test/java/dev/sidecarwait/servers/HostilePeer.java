@@ -1,0 +1,147 @@
+package dev.sidecarwait.servers;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A server that means harm to a TLS client, on a loopback port of its own: it never answers the ClientHello, answers
+ * it with garbage, resets the connection, sends an alert at once, or stands between the client and a real TLS server
+ * (nginx) and holds back its bytes, a byte every {@link #DRIP_MILLIS} ms: all of them, or every application-data record
+ * once the TLS 1.2 handshake is done (records are read by their 5-byte header: RFC 5246 6.2.1). It never ends a
+ * connection of its own accord: the client must.
+ */
+public final class HostilePeer implements AutoCloseable {
+
+    /** How it behaves. */
+    public enum Mode { SILENT, GARBAGE, RESET, ALERT, UNKNOWN_ALERT, DRIP_ALL, DRIP_AFTER_HANDSHAKE }
+
+    public static final long DRIP_MILLIS = 400;
+
+    /** A TLS 1.2 fatal alert record: handshake_failure (40). */
+    private static final byte[] ALERT_RECORD = {0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 40};
+    /** The same with a description no RFC defines (251). */
+    private static final byte[] UNKNOWN_ALERT_RECORD = {0x15, 0x03, 0x03, 0x00, 0x02, 0x02, (byte) 251};
+
+    public final int port;
+    private final Mode mode;
+    private final int upstream;
+    private final ServerSocket listener;
+    private final List<Socket> open = new ArrayList<>();
+    private final Thread acceptor;
+
+    /** {@code upstream}: the real TLS server's port, for the DRIP modes (else 0). */
+    public HostilePeer(Mode mode, int upstream) throws IOException {
+        this.mode = mode;
+        this.upstream = upstream;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.port = listener.getLocalPort();
+        this.acceptor = new Thread(this::accept, "hostile peer " + mode);
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    private void accept() {
+        while (!listener.isClosed()) {
+            try {
+                Socket client = listener.accept();
+                track(client);
+                Thread each = new Thread(() -> serve(client), "hostile peer connection");
+                each.setDaemon(true);
+                each.start();
+            } catch (IOException closed) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket client) {
+        try {
+            InputStream in = client.getInputStream();
+            OutputStream out = client.getOutputStream();
+            switch (mode) {
+                case SILENT -> in.transferTo(OutputStream.nullOutputStream());
+                case GARBAGE -> {
+                    in.read(new byte[512]);
+                    byte[] junk = new byte[4096];
+                    new java.util.Random(7).nextBytes(junk);
+                    junk[0] = 0x16; // a handshake record's type, a version, then nonsense
+                    junk[1] = 0x03;
+                    junk[2] = 0x03;
+                    out.write(junk);
+                    out.flush();
+                    in.transferTo(OutputStream.nullOutputStream());
+                }
+                case RESET -> {
+                    in.read(new byte[512]);
+                    client.setSoLinger(true, 0);
+                    client.close();
+                }
+                case ALERT, UNKNOWN_ALERT -> {
+                    in.read(new byte[512]);
+                    out.write(mode == Mode.ALERT ? ALERT_RECORD : UNKNOWN_ALERT_RECORD);
+                    out.flush();
+                    in.transferTo(OutputStream.nullOutputStream());
+                }
+                case DRIP_ALL, DRIP_AFTER_HANDSHAKE -> between(client, in, out);
+            }
+        } catch (IOException | InterruptedException ended) {
+            // the client went away, or the peer was closed
+        }
+    }
+
+    /** The client's bytes to the upstream at once; the upstream's back, held back as the mode says. */
+    private void between(Socket client, InputStream in, OutputStream out) throws IOException, InterruptedException {
+        Socket server = new Socket(InetAddress.getLoopbackAddress(), upstream);
+        track(server);
+        Thread up = new Thread(() -> {
+            try {
+                in.transferTo(server.getOutputStream());
+            } catch (IOException ended) {
+                // either side closed
+            }
+        }, "hostile peer upstream");
+        up.setDaemon(true);
+        up.start();
+        InputStream back = server.getInputStream();
+        boolean dripping = mode == Mode.DRIP_ALL;
+        while (true) {
+            byte[] header = back.readNBytes(5);
+            if (header.length < 5) {
+                return;
+            }
+            byte[] body = back.readNBytes((header[3] & 0xff) << 8 | header[4] & 0xff);
+            dripping |= header[0] == 23; // application data: in TLS 1.2, only after the handshake
+            byte[] record = new byte[header.length + body.length];
+            System.arraycopy(header, 0, record, 0, 5);
+            System.arraycopy(body, 0, record, 5, body.length);
+            if (!dripping) {
+                out.write(record);
+                out.flush();
+                continue;
+            }
+            for (byte b : record) {
+                out.write(b);
+                out.flush();
+                Thread.sleep(DRIP_MILLIS);
+            }
+        }
+    }
+
+    private synchronized void track(Socket socket) {
+        open.add(socket);
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        listener.close();
+        for (Socket socket : open) {
+            socket.close();
+        }
+    }
+}

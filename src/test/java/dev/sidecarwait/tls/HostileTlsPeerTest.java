@@ -1,0 +1,154 @@
+package dev.sidecarwait.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sidecarwait.SidecarWaitProcess;
+import dev.sidecarwait.servers.HostilePeer;
+import dev.sidecarwait.servers.RealServer;
+import dev.sidecarwait.servers.TestCa;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * No peer stretches a wait past its timeout, or an attempt past its request timeout, or crashes it: against servers
+ * that never answer the ClientHello, answer garbage, reset, send an alert at once, or let their bytes through a byte
+ * at a time (HostilePeer), for every TLS scheme, as a process (the JVM, and Mbed TLS in each native binary). The
+ * bound is the timeout plus a grace for starting the process and ending its last attempt.
+ */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HostileTlsPeerTest {
+
+    /** Start-up (a JVM, or qemu-user) and the last attempt's end: what a wait may take beyond its timeout here. */
+    private static final Duration GRACE = Duration.ofMillis(SidecarWaitProcess.EMULATED ? 4000 : 2500);
+
+    private Path dir;
+    private TestCa ca;
+    private RealServer tls12;
+    private RealServer tls13;
+
+    @BeforeAll
+    void servers() throws Exception {
+        dir = Files.createTempDirectory("hostile-tls");
+        ca = TestCa.create(dir, "Test CA");
+        TestCa.Issued good = ca.server("localhost", "DNS:localhost");
+        tls12 = RealServer.nginxTls(good, "TLSv1.2", null).start();
+        tls13 = RealServer.nginxTls(good, "TLSv1.3", null).start();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        tls12.close();
+        tls13.close();
+    }
+
+    /** Every scheme that speaks TLS, each after its own first words where it has them (PostgreSQL, MySQL). */
+    private static List<String> everyScheme(int port) {
+        return List.of("https://localhost:" + port + "/", "tls://localhost:" + port, "rediss://localhost:" + port,
+                "grpcs://localhost:" + port, "amqps://localhost:" + port,
+                "postgres://localhost:" + port + "/orders?sslmode=verify-full",
+                "mysql://localhost:" + port + "/?ssl-mode=VERIFY_IDENTITY");
+    }
+
+    private record Timed(SidecarWaitProcess.Result result, Duration took) {
+    }
+
+    private Timed waitOn(List<String> urls, String timeout, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("wait", "--cacert", ca.cert.toString(), "--timeout", timeout,
+                "--request-timeout", "1s", "--period", "200ms"));
+        for (String url : urls) {
+            args.addAll(List.of("--url", url));
+        }
+        args.addAll(List.of(more));
+        long start = System.nanoTime();
+        SidecarWaitProcess.Result result = SidecarWaitProcess.run(Map.of(), null, args.toArray(String[]::new));
+        return new Timed(result, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private static void assertWithin(Duration bound, Timed run) {
+        assertTrue(run.took().compareTo(bound.plus(GRACE)) <= 0, "took " + run.took().toMillis() + " ms, more than "
+                + bound.toMillis() + " ms and the grace: " + run.result().err());
+    }
+
+    @Test
+    void aServerThatNeverAnswersTheClientHelloHoldsNoWaitPastItsTimeout() throws Exception {
+        try (HostilePeer peer = new HostilePeer(HostilePeer.Mode.SILENT, 0)) {
+            Timed run = waitOn(everyScheme(peer.port), "3s");
+            assertEquals(1, run.result().exit(), run.result().err());
+            assertWithin(Duration.ofSeconds(3), run);
+            assertTrue(run.result().err().contains("request timed out after 1000 ms")
+                    || run.result().err().contains("no answer before the overall timeout"), run.result().err());
+        }
+    }
+
+    @Test
+    void garbageAResetOrAnAlertAtOnceEndsEachAttemptWithItsReason() throws Exception {
+        for (HostilePeer.Mode mode : List.of(HostilePeer.Mode.GARBAGE, HostilePeer.Mode.RESET, HostilePeer.Mode.ALERT,
+                HostilePeer.Mode.UNKNOWN_ALERT)) {
+            try (HostilePeer peer = new HostilePeer(mode, 0)) {
+                Timed run = waitOn(everyScheme(peer.port), "2s");
+                assertEquals(1, run.result().exit(), mode + ": " + run.result().err());
+                assertWithin(Duration.ofSeconds(2), run);
+                assertTrue(!run.result().err().contains("internal error") && !run.result().err().contains("Exception"),
+                        mode + ": " + run.result().err());
+                String said = switch (mode) {
+                    case ALERT -> "the server ended TLS with alert handshake_failure (40)";
+                    case UNKNOWN_ALERT -> "(251)";
+                    case RESET -> "connection reset";
+                    default -> "";
+                };
+                assertTrue(run.result().err().contains(said), mode + ": " + run.result().err());
+            }
+        }
+    }
+
+    @Test
+    void aResponseDrippedAByteAtATimeAfterTheHandshakeEndsAtTheRequestTimeout() throws Exception {
+        try (HostilePeer peer = new HostilePeer(HostilePeer.Mode.DRIP_AFTER_HANDSHAKE, tls12.port)) {
+            // one attempt, as check makes it: within the request timeout, whatever the record's length
+            long start = System.nanoTime();
+            SidecarWaitProcess.Result check = SidecarWaitProcess.run(Map.of(), null, "check", "--mesh", "envoy",
+                    "--admin-url", "none", "--cacert", ca.cert.toString(), "--request-timeout", "1s", "--url",
+                    "https://localhost:" + peer.port + "/");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertEquals(1, check.exit(), check.out() + check.err());
+            assertTrue(check.out().contains("request timed out after 1000 ms"), check.out());
+            assertTrue(took.compareTo(Duration.ofSeconds(1).plus(GRACE)) <= 0, "took " + took.toMillis() + " ms: " + check.out());
+            Timed run = waitOn(List.of("https://localhost:" + peer.port + "/"), "4s");
+            assertEquals(1, run.result().exit(), run.result().err());
+            assertWithin(Duration.ofSeconds(4), run);
+        }
+    }
+
+    @Test
+    void aHandshakeDrippedAByteAtATimeEndsAtTheTimeoutOnTls12AndTls13() throws Exception {
+        for (RealServer upstream : List.of(tls12, tls13)) {
+            try (HostilePeer peer = new HostilePeer(HostilePeer.Mode.DRIP_ALL, upstream.port)) {
+                Timed run = waitOn(List.of("https://localhost:" + peer.port + "/", "tls://localhost:" + peer.port), "3s");
+                assertEquals(1, run.result().exit(), run.result().err());
+                assertWithin(Duration.ofSeconds(3), run);
+            }
+        }
+    }
+
+    @Test
+    void aHostilePeerStillLetsTheApplicationStartWithOnTimeoutContinue() throws Exception {
+        try (HostilePeer peer = new HostilePeer(HostilePeer.Mode.DRIP_AFTER_HANDSHAKE, tls12.port)) {
+            Timed run = waitOn(List.of("https://localhost:" + peer.port + "/"), "2s", "--on-timeout", "continue", "--",
+                    "sh", "-c", "echo the app started");
+            assertEquals(0, run.result().exit(), run.result().err());
+            assertTrue(run.result().out().contains("the app started"), run.result().out() + run.result().err());
+            assertWithin(Duration.ofSeconds(2), run);
+        }
+    }
+}
