@@ -12,6 +12,9 @@ import java.util.Locale;
  */
 record HttpResponse(int status, String location, String body) {
 
+    /** How an answer that is no HTTP is described, its first line after it. */
+    static final String NOT_HTTP = "not an HTTP response: ";
+
     /** How long a probe waits for the first bytes of a body after its status has decided. */
     static final long PEEK_MILLIS = 50;
     private static final int MAX_HEADER_LINE = 16 * 1024;
@@ -102,7 +105,7 @@ record HttpResponse(int status, String location, String body) {
                 && (line.length() == 12 || line.charAt(12) == ' ')) {
             return Integer.parseInt(line.substring(9, 12));
         }
-        throw new ProbeFailure("not an HTTP response: '" + ProbeFailure.abbreviate(line) + "'");
+        throw new ProbeFailure(NOT_HTTP + "'" + ProbeFailure.abbreviate(line) + "'");
     }
 
     private static long parseLength(String value) throws ProbeFailure {

@@ -48,7 +48,7 @@ final class MysqlHandshake implements Handshake {
         while (end < greeting.length && greeting[end] != 0) {
             end++;
         }
-        String version = new String(greeting, 1, end - 1, StandardCharsets.UTF_8);
+        String version = ProbeFailure.abbreviate(new String(greeting, 1, end - 1, StandardCharsets.UTF_8));
         TlsMode mode = upgrade == null ? TlsMode.OFF : target.tls();
         if (!mode.tls()) {
             logIn(wire, 1);

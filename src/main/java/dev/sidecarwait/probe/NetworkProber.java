@@ -119,8 +119,11 @@ public final class NetworkProber implements Prober {
                 : target instanceof Target.Server server && !server.tls().tls() && server.socket() == null ? server.protocol().tlsScheme
                 : null;
         String failure = result.detail();
+        // a TLS server closes a plain connection without a word, or with an alert where a status line was expected
         boolean silent = failure.equals(Wire.Peer.HTTP.closedSilent) || failure.equals(Wire.Peer.SERVER.closedSilent)
-                || failure.equals(Wire.Peer.SERVER.resetSilent);
+                || failure.equals(Wire.Peer.SERVER.resetSilent) || failure.equals(Wire.Peer.HTTP.resetSilent)
+                || target instanceof Target.Http && (failure.equals(Wire.CLOSED_MID_RESPONSE)
+                || failure.startsWith(HttpResponse.NOT_HTTP));
         if (result.ready() || scheme == null || !silent) {
             return result;
         }

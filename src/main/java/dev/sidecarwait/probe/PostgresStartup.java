@@ -57,7 +57,7 @@ final class PostgresStartup implements Handshake {
             return "accepts connections (asked for authentication)";
         }
         String code = field(body, 'C');
-        String message = field(body, 'M');
+        String message = ProbeFailure.abbreviate(field(body, 'M'));
         if (code.equals("57P03")) {
             throw new ProbeFailure(notYet(message));
         }

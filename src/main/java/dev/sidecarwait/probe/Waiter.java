@@ -141,11 +141,15 @@ public final class Waiter {
         return new Outcome(ready, unready, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attempts)), elapsed);
     }
 
+    /**
+     * An attempt cut short by the overall deadline says less than the one before it (a 503, a refusal): the last words
+     * of a wait that timed out are the last the target really said.
+     */
     private synchronized void record(Target target, ProbeResult result) {
         attempts.merge(target, 1, Integer::sum);
         if (result.ready()) {
             pending.remove(target);
-        } else {
+        } else if (!(pending.get(target) != null && result.detail().startsWith(Timeout.OVERALL))) {
             pending.put(target, result);
         }
     }

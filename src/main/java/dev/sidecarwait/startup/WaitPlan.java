@@ -57,4 +57,21 @@ public record WaitPlan(Mesh preset, boolean auto, Duration detectGrace, List<Tar
         }
         return urls;
     }
+
+    /** Every URL of the run whose server is verified unless --insecure: the targets, the admin API's, the quit URLs. */
+    public List<String> verifiedUrls(Mesh found) {
+        List<Target> all = new ArrayList<>(targets(found));
+        Target.Http admin = adminUrl(found);
+        if (admin != null) {
+            all.add(admin);
+        }
+        all.addAll(quitUrls(found));
+        List<String> verified = new ArrayList<>();
+        for (Target url : all) {
+            if (url.verifiesTls()) {
+                verified.add(url.text());
+            }
+        }
+        return verified;
+    }
 }

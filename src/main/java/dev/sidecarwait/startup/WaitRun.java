@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /** Runs a settled {@link WaitPlan}: find the data plane (auto), wait, then run or hand over to the command. */
 public final class WaitRun {
@@ -175,8 +174,7 @@ public final class WaitRun {
         NetworkProber prober = new NetworkProber(clock, plan.expected(found.mesh()), plan.tls());
         waiter = new Waiter(clock, prober);
         log.info(awaited.waiting(Seconds.of(plan.total())) + Awaited.proves(found.mesh(), targets));
-        String insecure = plan.tls().insecureWarning(Stream.of(targets.stream(), Stream.ofNullable(admin), plan.quitUrls(found.mesh())
-                .stream()).flatMap(urls -> urls).filter(Target::verifiesTls).map(Target::text).toList());
+        String insecure = plan.tls().insecureWarning(plan.verifiedUrls(found.mesh()));
         if (insecure != null) {
             log.warn(insecure);
         }

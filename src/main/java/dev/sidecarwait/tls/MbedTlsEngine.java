@@ -10,6 +10,9 @@ final class MbedTlsEngine implements TlsEngine {
 
     private static final int WANT_READ = -0x6900;
     private static final int FATAL_ALERT = -0x7780;
+    /** What the library says when a handshake message will not fit its 16 KiB input buffer ("more data than fits"). */
+    private static final int BAD_INPUT_DATA = -0x7100;
+    private static final int INVALID_RECORD = -0x7200;
     /** swtls_handshake's word that the server's certificate is in and checked: judge it before going on. */
     private static final int JUDGE = 1;
     /** The alert that ends a handshake whose certificate this side refused. */
@@ -84,12 +87,20 @@ final class MbedTlsEngine implements TlsEngine {
         }
     }
 
-    /** Only an alert received ends as the server's alert: an error of this side's never reads as one. */
+    /**
+     * Only an alert received ends as the server's alert: an error of this side's never reads as one. The limits a
+     * server's bytes can meet are named in words (Mbed TLS's own say "bad input parameters" for the first).
+     */
     private int check(int r) throws TlsException {
         if (r >= 0) {
             return r;
         }
-        throw new TlsException(r == FATAL_ALERT ? MbedTlsCalls.swtls_alert(connection) : -1, MbedTls.error(r));
+        String words = switch (r) {
+            case BAD_INPUT_DATA -> "a handshake message larger than this client takes (16 KiB: a certificate chain that long?)";
+            case INVALID_RECORD -> "a record this client cannot read (longer than TLS's 16 KiB, or malformed)";
+            default -> MbedTls.error(r);
+        };
+        throw new TlsException(r == FATAL_ALERT ? MbedTlsCalls.swtls_alert(connection) : -1, words);
     }
 
     @Override

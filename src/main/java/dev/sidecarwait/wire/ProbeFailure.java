@@ -31,9 +31,9 @@ public final class ProbeFailure extends Exception {
         return message.toLowerCase(Locale.ROOT);
     }
 
-    /** A peer's text as a failure quotes it: at most 60 characters. */
+    /** A peer's text as a failure quotes it: at most 60 characters, its control characters escaped (PeerText). */
     public static String abbreviate(String text) {
-        return text.length() <= 60 ? text : text.substring(0, 60) + "...";
+        return PeerText.shown(text, 60);
     }
 
     /** An I/O failure whose message is already a log line's reason (a TLS alert, say): reported as it is. */

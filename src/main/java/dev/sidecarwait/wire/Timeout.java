@@ -8,6 +8,9 @@ import java.time.Duration;
  */
 public record Timeout(long millis, boolean overall) {
 
+    /** How a request cut short by the overall deadline ends. */
+    public static final String OVERALL = "no answer before the overall timeout";
+
     /** The least a request is given: a millisecond, even when less is left. */
     public static final Duration LEAST = Duration.ofMillis(1);
 
@@ -29,6 +32,6 @@ public record Timeout(long millis, boolean overall) {
     }
 
     public ProbeFailure failure() {
-        return new ProbeFailure(overall ? "no answer before the overall timeout" : "request timed out after " + millis + " ms");
+        return new ProbeFailure(overall ? OVERALL : "request timed out after " + millis + " ms");
     }
 }

@@ -30,6 +30,9 @@ public final class Wire {
         }
     }
 
+    /** How a connection that ended after the peer began to answer is described. */
+    public static final String CLOSED_MID_RESPONSE = "connection closed mid-response";
+
     /** Arms the carrier's read timeout before each read. */
     public interface ReadTimeout {
         void within(int millis) throws IOException;
@@ -118,7 +121,7 @@ public final class Wire {
     public int next() throws ProbeFailure {
         int b = read();
         if (b < 0) {
-            throw new ProbeFailure(received == 0 ? peer.closedSilent : "connection closed mid-response");
+            throw new ProbeFailure(received == 0 ? peer.closedSilent : CLOSED_MID_RESPONSE);
         }
         return b;
     }

@@ -191,11 +191,20 @@ class WaitEndingsTest {
     }
 
     @Test
-    void aRequestCutShortByTheOverallTimeoutSaysSo() {
+    void aRequestCutShortByTheOverallTimeoutSaysSoWhenItIsAllThereIs() {
         proxy.stubFor(get("/slow").willReturn(aResponse().withStatus(200).withFixedDelay(3000)));
-        CliRun run = CliRun.run(env, "wait", "--url", url("/slow"), "--timeout", "700ms", "--request-timeout", "500ms");
+        CliRun run = CliRun.run(env, "wait", "--url", url("/slow"), "--timeout", "300ms", "--request-timeout", "500ms");
         assertEquals(1, run.exit());
         assertTrue(lastLine(run).contains("/slow: no answer before the overall timeout; exit code 1"), lastLine(run));
+    }
+
+    @Test
+    void anAttemptCutShortByTheOverallTimeoutLeavesTheWordsOfTheOneBefore() {
+        proxy.stubFor(get("/unavailable").willReturn(aResponse().withStatus(503).withFixedDelay(400)));
+        CliRun run = CliRun.run(env, "wait", "--url", url("/unavailable"), "--timeout", "700ms", "--request-timeout", "500ms",
+                "--period", "100ms");
+        assertEquals(1, run.exit());
+        assertTrue(lastLine(run).contains("/unavailable: HTTP status code 503; exit code 1"), lastLine(run));
     }
 
     @Test

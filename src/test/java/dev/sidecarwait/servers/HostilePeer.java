@@ -13,8 +13,8 @@ import java.util.List;
  * A server that means harm to a TLS client, on a loopback port of its own: it never answers the ClientHello, answers
  * it with garbage, resets the connection, sends an alert at once, or stands between the client and a real TLS server
  * (nginx) and holds back its bytes, a byte every {@link #DRIP_MILLIS} ms: all of them, or every application-data record
- * once the TLS 1.2 handshake is done (records are read by their 5-byte header: RFC 5246 6.2.1). It never ends a
- * connection of its own accord: the client must.
+ * once the TLS 1.2 handshake is done (records are read by their 5-byte header: RFC 5246 6.2.1). It ends no
+ * connection of its own accord but after a fatal alert, as TLS servers do: the client must.
  */
 public final class HostilePeer implements AutoCloseable {
 
@@ -86,6 +86,7 @@ public final class HostilePeer implements AutoCloseable {
                     in.read(new byte[512]);
                     out.write(mode == Mode.ALERT ? ALERT_RECORD : UNKNOWN_ALERT_RECORD);
                     out.flush();
+                    client.shutdownOutput(); // a fatal alert ends the connection, as every TLS server ends it
                     in.transferTo(OutputStream.nullOutputStream());
                 }
                 case DRIP_ALL, DRIP_AFTER_HANDSHAKE -> between(client, in, out);

@@ -282,6 +282,13 @@ class TlsProbesProcessTest {
         assertEquals(1, reverse.exit());
         assertTrue(reverse.out().matches("(?s).*connection (closed|reset) before the server spoke \\(a proxy with no upstream\\?\\); "
                 + "it speaks TLS: use rediss://.*"), reverse.out());
+        try (dev.sidecarwait.servers.HostilePeer alerting = new dev.sidecarwait.servers.HostilePeer(
+                dev.sidecarwait.servers.HostilePeer.Mode.ALERT, 0)) {
+            // a TLS server that answers a plain request with an alert: the bytes where a status line was expected
+            SidecarWaitProcess.Result http = check("--url", "http://127.0.0.1:" + alerting.port + "/");
+            assertEquals(1, http.exit());
+            assertTrue(http.out().contains("it speaks TLS: use https://"), http.out());
+        }
         SidecarWaitProcess.Result wait = SidecarWaitProcess.run(Map.of(), null, "wait", "--verbose", "--url",
                 "redis://127.0.0.1:" + clientRequired.port, "--timeout", "1s", "--period", "200ms");
         assertEquals(1, wait.exit(), wait.err());
