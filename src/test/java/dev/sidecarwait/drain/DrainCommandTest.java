@@ -22,15 +22,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * `sidecar-wait drain` on this machine's real socket table, with sockets the test opens and closes. This
- * machine may have listeners of its own; they are excluded by port, read before each test.
+ * `sidecar-wait drain` on a real socket table, with sockets the test opens and closes: the table of a network namespace
+ * of the test's own (the own-network tag: scripts/own-network/bin/java), which nothing else on the machine shows in, as a
+ * pod's. Whatever listens there before a test (nothing, unless a test left it) is excluded by port.
  */
+@Tag("own-network")
 class DrainCommandTest {
 
     private final List<String> preExisting = new ArrayList<>();
@@ -38,6 +41,13 @@ class DrainCommandTest {
     @BeforeEach
     void excludeWhatAlreadyListens() throws Exception {
         preExisting.addAll(alreadyListening());
+    }
+
+    @Test
+    void theTableIsThisTestsOwn() throws Exception {
+        List<TcpTableRow> listening = new ProcNetTcp(Path.of("/proc")).read().stream()
+                .filter(socket -> socket.state() == TcpState.LISTEN).toList();
+        assertEquals(List.of(), listening, "a network namespace of its own: nothing listens in it but what a test opens");
     }
 
     /** "--exclude-port P" for every port something on this machine listens on now. */

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Istio's pkg/envoy/agent.go parsing): a listener's count, per-worker copies, the admin listener, and the http.*
  * counts of the same connections.
  */
+@Tag("own-network")
 class DrainEnvoySourceTest {
 
     @TempDir
