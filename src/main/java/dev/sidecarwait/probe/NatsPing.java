@@ -34,7 +34,8 @@ final class NatsPing implements Handshake {
 
     /**
      * A server whose INFO says tls_required gets TLS next, as NATS clients do (verified: nats:// has no mode to say
-     * otherwise but --insecure); the CONNECT and PING go through it.
+     * otherwise but --insecure); the CONNECT and PING go through it. With ?tls=required, an INFO that does not say so
+     * is a failure: the plain-text INFO is not to be trusted to ask for TLS.
      */
     @Override
     public String exchange(Wire wire, Target.Server target, Upgrade upgrade) throws ProbeFailure {
@@ -48,7 +49,12 @@ final class NatsPing implements Handshake {
         if (LAME_DUCK.matcher(info).find()) {
             throw new ProbeFailure(server + " is in lame duck mode (shutting down)");
         }
-        if (TLS_REQUIRED.matcher(info).find()) {
+        boolean offered = TLS_REQUIRED.matcher(info).find();
+        if (target.tls().tls() && !offered) {
+            throw new ProbeFailure(server + " does not say tls_required in its INFO, and tls=required asks for TLS (a plain "
+                    + "server, or something between that removed it)");
+        }
+        if (offered) {
             if (upgrade == null) {
                 throw new ProbeFailure(server + " requires TLS, which is not used over a Unix socket");
             }

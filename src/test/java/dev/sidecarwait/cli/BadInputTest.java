@@ -19,6 +19,7 @@ class BadInputTest {
     @CsvSource(delimiter = '|', value = {
             "--url tls://localhost | --url | 'tls://localhost'",
             "--url postgres://db/x?sslmode=on | --url | 'on'",
+            "--url nats://bus:4222?tls=yes | --url | 'yes'",
             "--insecure --url postgres://db:5432/x?sslmode=verify-full | --insecure | 'postgres://db:5432/x?sslmode=verify-full', which asks for its server to be verified",
             "--insecure --url mysql://db:3306/?ssl-mode=VERIFY_CA | --insecure | 'mysql://db:3306/?ssl-mode=VERIFY_CA'",
             "--cacert /no/such/ca.crt | --cacert | '/no/such/ca.crt'",

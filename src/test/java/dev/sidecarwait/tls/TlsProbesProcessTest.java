@@ -342,6 +342,16 @@ class TlsProbesProcessTest {
             SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "nats://localhost:" + nats.port);
             assertEquals(0, check.exit(), check.out() + check.err());
             assertTrue(check.out().contains("over TLS, PONG"), check.out());
+            SidecarWaitProcess.Result required = check("--cacert", ca.cert.toString(), "--url", "nats://localhost:" + nats.port
+                    + "?tls=required");
+            assertEquals(0, required.exit(), required.out() + required.err());
+        }
+        try (RealServer plain = RealServer.nats().start()) {
+            // a plain INFO, as anything between could make it by removing tls_required: refused when TLS is required
+            SidecarWaitProcess.Result stripped = check("--cacert", ca.cert.toString(), "--url", "nats://localhost:" + plain.port
+                    + "?tls=required");
+            assertEquals(1, stripped.exit(), stripped.out());
+            assertTrue(stripped.out().contains("does not say tls_required in its INFO, and tls=required asks for TLS"), stripped.out());
         }
     }
 
