@@ -68,10 +68,35 @@ swtls_trust *swtls_trust_new(void) {
     return t;
 }
 
+/* Notes a name-constraints extension, which the library does not implement (and skips when not critical). */
+static int note_extension(void *ctx, mbedtls_x509_crt const *crt, mbedtls_x509_buf const *oid, int critical,
+                          const unsigned char *p, const unsigned char *end) {
+    (void) crt;
+    (void) critical;
+    (void) p;
+    (void) end;
+    if (MBEDTLS_OID_CMP(MBEDTLS_OID_NAME_CONSTRAINTS, oid) == 0) {
+        *(int *) ctx = 1;
+    }
+    return 0;
+}
+
 /* One trusted certificate (DER). A certificate the library cannot parse (an algorithm left out) is skipped by the
- * caller, as OpenSSL skips what it cannot read in a bundle. */
+ * caller, as OpenSSL skips what it cannot read in a bundle; so is a CA with name constraints (1), which the library
+ * would otherwise trust without them. */
 int swtls_trust_add(swtls_trust *t, const unsigned char *der, size_t len) {
-    int r = mbedtls_x509_crt_parse_der(&t->ca, der, len);
+    mbedtls_x509_crt one;
+    int constrained = 0;
+    mbedtls_x509_crt_init(&one);
+    int r = mbedtls_x509_crt_parse_der_with_ext_cb(&one, der, len, 0, note_extension, &constrained);
+    mbedtls_x509_crt_free(&one);
+    if (r != 0) {
+        return r;
+    }
+    if (constrained) {
+        return 1;
+    }
+    r = mbedtls_x509_crt_parse_der(&t->ca, der, len);
     if (r == 0) {
         t->cas++;
     }

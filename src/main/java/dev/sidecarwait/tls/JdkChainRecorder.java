@@ -147,7 +147,11 @@ final class JdkChainRecorder extends X509ExtendedTrustManager {
                 return new ChainFinding(ChainProblem.UNTRUSTED, null, null);
             }
         }
-        return new ChainFinding(ChainProblem.OTHER, "refused by the JDK's PKIX check: " + e.getMessage(), null);
+        Throwable innermost = e;
+        while (innermost.getCause() != null && innermost.getCause().getMessage() != null) {
+            innermost = innermost.getCause();
+        }
+        return new ChainFinding(ChainProblem.OTHER, "refused by the JDK's PKIX check: " + innermost.getMessage(), null);
     }
 
     /** The certificate at {@code index} of the path PKIX checked (the path runs from the leaf, index 0, up). */

@@ -28,7 +28,7 @@ public final class MbedTls implements TlsClient {
         for (byte[] der : trust.certificates()) {
             try (PinnedObject pinned = PinnedObject.create(der)) {
                 if (MbedTlsCalls.swtls_trust_add(this.trust, pinned.addressOfArrayElement(0), der.length) == 0) {
-                    usable++; // an unreadable one is skipped, as OpenSSL skips it
+                    usable++; // an unreadable one is skipped, as OpenSSL skips it, and so is a CA with name constraints (swtls.c)
                 }
             }
         }
