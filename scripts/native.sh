@@ -155,7 +155,9 @@ if [ ! -f "$clib/.done" ]; then
   tar -xjf "$work"/mbedtls_*.orig.tar.bz2 -C "$work"
   mbedtls=$(echo "$work"/mbedtls-*/)
   mkdir -p "$clib/legal/mbedtls" && cp "$mbedtls/LICENSE" "$clib/legal/mbedtls/LICENSE"
-  git -C "$mbedtls" apply --whitespace=nowarn "$root/native/tls/tls12-rsa-pss.patch"
+  for patch in "$root"/native/tls/*.patch; do  # each says what it changes and why
+    git -C "$mbedtls" apply --whitespace=nowarn "$patch"
+  done
   tar -xJf "$work"/openjdk-17_*.orig.tar.xz -C "$work" --wildcards '*/src/java.base/*/native/*' '*/src/hotspot/share/include/*' \
     '*/src/hotspot/os/posix/include/*' '*/LICENSE' '*/ASSEMBLY_EXCEPTION' '*/ADDITIONAL_LICENSE_INFO'
   tar -xjf "$work"/zlib_*.orig.tar.bz2 -C "$work"

@@ -39,7 +39,12 @@ final class JdkChainRecorder extends X509ExtendedTrustManager {
         if (judge == null) {
             return;
         }
-        if (pkix == null) {
+        String expensive = expensiveKey(chain);
+        if (expensive != null) {
+            finding = new ChainFinding(ChainProblem.OTHER, expensive, null);
+        } else if (weakHash(chain)) {
+            finding = new ChainFinding(ChainProblem.OTHER, TlsFailures.WEAK_HASH, null);
+        } else if (pkix == null) {
             finding = new ChainFinding(ChainProblem.UNTRUSTED, null, null);
         } else {
             try {
@@ -53,6 +58,38 @@ final class JdkChainRecorder extends X509ExtendedTrustManager {
         if (refusal != null) {
             throw new CertificateException(refusal);
         }
+    }
+
+    /**
+     * A signature over SHA-1 or MD5 on a certificate of the chain the server sent (a trust anchor's own, on itself,
+     * is never checked): the JDK refuses these only below its own CAs ("jdkCA"), Mbed TLS (built without SHA-1) and
+     * OpenSSL at its default level below any.
+     */
+    private static boolean weakHash(X509Certificate[] chain) {
+        for (X509Certificate certificate : chain) {
+            String algorithm = certificate.getSigAlgName().toUpperCase(java.util.Locale.ROOT);
+            boolean selfSigned = certificate.getSubjectX500Principal().equals(certificate.getIssuerX500Principal());
+            if (!selfSigned && (algorithm.contains("SHA1") || algorithm.contains("MD5") || algorithm.contains("MD2"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * An RSA key whose public exponent has more than 32 bits, in the chain the server sent, is refused before any of its
+     * signatures is checked (each would cost as much as a private key operation), as the binary's Mbed TLS refuses it
+     * (native/tls/rsa-public-exponent.patch), Go (31 bits) and ring (33).
+     */
+    private static String expensiveKey(X509Certificate[] chain) {
+        for (X509Certificate certificate : chain) {
+            if (certificate.getPublicKey() instanceof java.security.interfaces.RSAPublicKey rsa
+                    && rsa.getPublicExponent().bitLength() > 32) {
+                return "an RSA key whose public exponent has " + rsa.getPublicExponent().bitLength() + " bits (65537 has 17; "
+                        + "more than 32 are refused)";
+            }
+        }
+        return null;
     }
 
     /**

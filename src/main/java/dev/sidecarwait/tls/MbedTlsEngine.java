@@ -140,7 +140,7 @@ final class MbedTlsEngine implements TlsEngine {
     /** Mbed TLS's verify flags beyond trust and validity, in words. */
     private static String otherProblem(int flags) {
         if ((flags & 0x4000) != 0) {
-            return "signed with a hash this client does not accept (SHA-1 or weaker: SHA-256 or better is needed)";
+            return TlsFailures.WEAK_HASH;
         }
         if ((flags & 0x8000) != 0) {
             return "signed with a key type this client does not accept";

@@ -18,6 +18,9 @@ final class TlsFailures {
             Map.entry(109, "missing_extension"), Map.entry(110, "unsupported_extension"), Map.entry(112, "unrecognized_name"),
             Map.entry(116, "certificate_required"), Map.entry(120, "no_application_protocol"));
 
+    /** A chain signed over SHA-1 or weaker, in the same words for both engines. */
+    static final String WEAK_HASH = "signed with a hash this client does not accept (SHA-1 or weaker: SHA-256 or better is needed)";
+
     private TlsFailures() {
     }
 

@@ -84,6 +84,11 @@ public final class TestCa {
         return out.toByteArray();
     }
 
+    /** As {@link #server}, its RSA key's public exponent this (decimal) rather than 65537. */
+    public Issued serverWithRsaExponent(String cn, String exponent, String... names) throws IOException, InterruptedException {
+        return issue(cn, "rsa-exponent:" + exponent, null, null, "serverAuth", "subjectAltName = " + String.join(",", names));
+    }
+
     /** A client certificate for "CN=cn", EC key (the SEC1 "EC PRIVATE KEY" form as openssl ec writes it). */
     public Issued client(String cn) throws IOException, InterruptedException {
         return issue(cn, "ec", null, null, "clientAuth", "");
@@ -99,14 +104,30 @@ public final class TestCa {
     /** {@code names}: the subject alternative names' line of openssl's configuration, or "". */
     private Issued issue(String cn, String keyType, String from, String until, String usage, String names)
             throws IOException, InterruptedException {
+        return issue(cn, keyType, from, until, usage, names, "sha256");
+    }
+
+    /** As {@link #server}, its signature made over this hash ("sha1": what no verifier accepts any more). */
+    public Issued serverSignedOver(String hash, String cn, String... names) throws IOException, InterruptedException {
+        return issue(cn, "rsa", null, null, "serverAuth", "subjectAltName = " + String.join(",", names), hash);
+    }
+
+    private Issued issue(String cn, String keyType, String from, String until, String usage, String names, String hash)
+            throws IOException, InterruptedException {
         String base = fileName(name) + "-" + fileName(cn) + "-" + serial;
         Path leafKey = dir.resolve(base + ".key");
         Path csr = dir.resolve(base + ".csr");
         Path leaf = dir.resolve(base + ".crt");
-        List<String> request = new ArrayList<>(List.of("req", "-new", "-nodes", "-keyout", leafKey.toString(), "-out",
-                csr.toString(), "-subj", "/CN=" + cn));
-        request.addAll(keyType.equals("rsa") ? List.of("-newkey", "rsa:2048")
-                : List.of("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"));
+        List<String> request = new ArrayList<>(List.of("req", "-new", "-nodes", "-out", csr.toString(), "-subj", "/CN=" + cn));
+        if (keyType.startsWith("rsa-exponent:")) { // an RSA key with this public exponent, made first
+            openssl(dir, "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-pkeyopt",
+                    "rsa_keygen_pubexp:" + keyType.substring("rsa-exponent:".length()), "-out", leafKey.toString());
+            request.addAll(List.of("-key", leafKey.toString()));
+        } else {
+            request.addAll(List.of("-keyout", leafKey.toString()));
+            request.addAll(keyType.equals("rsa") ? List.of("-newkey", "rsa:2048")
+                    : List.of("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"));
+        }
         openssl(dir, request.toArray(new String[0]));
         if (keyType.equals("ec")) {
             openssl(dir, "ec", "-in", leafKey.toString(), "-out", leafKey.toString());
@@ -115,7 +136,7 @@ public final class TestCa {
         Path index = dir.resolve(base + ".index");
         Files.writeString(index, "");
         Files.writeString(config, String.join("\n", "[ca]", "default_ca = test", "[test]", "database = " + index,
-                "new_certs_dir = " + dir, "serial = " + dir.resolve(base + ".serial"), "default_md = sha256",
+                "new_certs_dir = " + dir, "serial = " + dir.resolve(base + ".serial"), "default_md = " + hash,
                 "policy = any", "unique_subject = no", "x509_extensions = leaf", "default_days = 1", "[any]",
                 "commonName = supplied", "[leaf]", "basicConstraints = CA:FALSE", "extendedKeyUsage = " + usage,
                 names) + "\n");

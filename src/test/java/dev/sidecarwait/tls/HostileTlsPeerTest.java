@@ -142,6 +142,25 @@ class HostileTlsPeerTest {
     }
 
     @Test
+    void aChainTooLargeOrAKeyTooCostlyToCheckIsRefusedAtOnceSayingWhy() throws Exception {
+        List<String> names = new ArrayList<>(List.of("DNS:localhost"));
+        for (int i = 0; i < 600; i++) {
+            names.add("DNS:n" + i + "-" + "x".repeat(80) + ".example"); // a 60 kB certificate: over both engines' limits
+        }
+        try (RealServer large = RealServer.nginxTls(ca.server("localhost", names.toArray(String[]::new)), "TLSv1.2 TLSv1.3", null).start();
+             RealServer costly = RealServer.nginxTls(ca.serverWithRsaExponent("localhost", "18446744073709551557", "DNS:localhost"),
+                     "TLSv1.2 TLSv1.3", null).start()) {
+            Timed run = waitOn(List.of("https://localhost:" + large.port + "/", "https://localhost:" + costly.port + "/"), "2s");
+            assertEquals(1, run.result().exit(), run.result().err());
+            assertWithin(Duration.ofSeconds(2), run);
+            String err = run.result().err();
+            assertTrue(err.contains("a handshake message larger than this client takes")
+                    || err.contains("exceeds the maximum allowed size"), err);
+            assertTrue(err.contains("public exponent"), err);
+        }
+    }
+
+    @Test
     void aHostilePeerStillLetsTheApplicationStartWithOnTimeoutContinue() throws Exception {
         try (HostilePeer peer = new HostilePeer(HostilePeer.Mode.DRIP_AFTER_HANDSHAKE, tls12.port)) {
             Timed run = waitOn(List.of("https://localhost:" + peer.port + "/"), "2s", "--on-timeout", "continue", "--",

@@ -184,6 +184,18 @@ class TlsProbesProcessTest {
     }
 
     @Test
+    void aCertificateSignedOverSha1IsRefusedSayingSo() throws Exception {
+        // nginx's OpenSSL will not even present it at its default security level
+        try (RealServer sha1 = RealServer.nginxTls(ca.serverSignedOver("sha1", "localhost", "DNS:localhost"), "TLSv1.2 TLSv1.3",
+                null, "ssl_ciphers DEFAULT:@SECLEVEL=0;").start()) {
+            SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "https://localhost:" + sha1.port + "/");
+            assertEquals(1, check.exit(), check.out());
+            assertTrue(check.out().contains("certificate rejected 'localhost': signed with a hash this client does not accept "
+                    + "(SHA-1 or weaker: SHA-256 or better is needed)"), check.out());
+        }
+    }
+
+    @Test
     void aNameNotInTheCertificateListsTheNamesItHas() throws Exception {
         SidecarWaitProcess.Result byName = check("--cacert", ca.cert.toString(), "--url", "https://localhost:" + wrongName.port + "/");
         assertEquals(1, byName.exit());
@@ -217,6 +229,43 @@ class TlsProbesProcessTest {
                 client.key().toString()), "--cacert", ca.cert.toString(), "--url", url, "--url", "tls://localhost:" + clientRequired.port);
         assertEquals(0, with.exit(), with.out() + with.err());
         assertTrue(with.out().contains("PONG"), with.out());
+    }
+
+    /**
+     * The client's certificate, and its signature, go only to a server whose certificate has been verified: openssl
+     * s_server asks for one and prints what it got; behind a certificate this client does not trust, it gets nothing.
+     */
+    @Test
+    void aClientCertificateGoesOnlyToAVerifiedServer() throws Exception {
+        TestCa.Issued trusted = ca.server("localhost", "DNS:localhost");
+        TestCa.Issued notTrusted = other.server("localhost", "DNS:localhost");
+        for (String version : List.of("-tls1_2", "-tls1_3")) {
+            String untrustedSaw = clientCertificateSeenBy(notTrusted, version, 1);
+            assertTrue(!untrustedSaw.contains("CN=probe") && !untrustedSaw.contains("CN = probe"),
+                    version + ": the client's certificate reached a server it does not trust: " + untrustedSaw);
+            String trustedSaw = clientCertificateSeenBy(trusted, version, 0);
+            assertTrue(trustedSaw.contains("CN=probe") || trustedSaw.contains("CN = probe"),
+                    version + ": a verified server is offered the certificate (the observation works): " + trustedSaw);
+        }
+    }
+
+    /** What `openssl s_server`, asking for a client certificate, printed of one handshake with the tool. */
+    private String clientCertificateSeenBy(TestCa.Issued server, String version, int exit) throws Exception {
+        int port = RealServer.freePort();
+        Path out = Files.createTempFile(dir, "s_server", ".txt");
+        Process sServer = new ProcessBuilder("openssl", "s_server", "-accept", "127.0.0.1:" + port, "-cert",
+                server.cert().toString(), "-key", server.key().toString(), "-verify", "1", "-CAfile", ca.cert.toString(),
+                version, "-naccept", "1").redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            SidecarWaitProcess.awaitText(out, "ACCEPT");
+            SidecarWaitProcess.Result check = check(Map.of(), "--cacert", ca.cert.toString(), "--cert", client.cert().toString(),
+                    "--key", client.key().toString(), "--url", "tls://localhost:" + port);
+            assertEquals(exit, check.exit(), check.out() + check.err());
+            sServer.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+            return Files.readString(out);
+        } finally {
+            SidecarWaitProcess.endTree(sServer);
+        }
     }
 
     @Test

@@ -252,6 +252,9 @@ class X509LimboTest {
                 }
                 continue;
             }
+            if (verdict.line().matches(".*(Exception|java\\.|sun\\.|javax\\.).*")) {
+                wrong.add(id + ": a line that names a Java class, not the cause in words: " + verdict.line());
+            }
             String answer = verdict.code().equals("0") ? "SUCCESS" : "FAILURE";
             boolean differs = !answer.equals(testCase.getValue());
             if (differs && !differences.containsKey(id)) {
