@@ -7,19 +7,54 @@ import java.util.List;
 /**
  * What the failure lines say about the server's certificate: its subject's and issuer's common names, when it is
  * valid, and its names (DNS names, and IP addresses as text). Every string here is the peer's: shown only through
- * {@link #shown}, escaped and cut.
+ * {@link #shown}, escaped and cut. A plain class: nothing compares or prints one whole.
  */
-public record PeerCertificate(String subject, String issuer, Instant notBefore, Instant notAfter, List<String> dnsNames,
-                              List<String> ipAddresses) {
+public final class PeerCertificate {
 
     /** How many of its names a failure line lists. */
     static final int NAMES_SHOWN = 8;
     /** How much of one name or CN a failure line shows. */
     static final int NAME_CHARS = 80;
 
-    public PeerCertificate {
-        dnsNames = List.copyOf(dnsNames);
-        ipAddresses = List.copyOf(ipAddresses);
+    private final String subject;
+    private final String issuer;
+    private final Instant notBefore;
+    private final Instant notAfter;
+    private final List<String> dnsNames;
+    private final List<String> ipAddresses;
+
+    public PeerCertificate(String subject, String issuer, Instant notBefore, Instant notAfter, List<String> dnsNames,
+                           List<String> ipAddresses) {
+        this.subject = subject;
+        this.issuer = issuer;
+        this.notBefore = notBefore;
+        this.notAfter = notAfter;
+        this.dnsNames = List.copyOf(dnsNames);
+        this.ipAddresses = List.copyOf(ipAddresses);
+    }
+
+    public String subject() {
+        return subject;
+    }
+
+    public String issuer() {
+        return issuer;
+    }
+
+    public Instant notBefore() {
+        return notBefore;
+    }
+
+    public Instant notAfter() {
+        return notAfter;
+    }
+
+    public List<String> dnsNames() {
+        return dnsNames;
+    }
+
+    public List<String> ipAddresses() {
+        return ipAddresses;
     }
 
     /** A name of the certificate's as a line shows it: control characters escaped, cut at {@value #NAME_CHARS}. */

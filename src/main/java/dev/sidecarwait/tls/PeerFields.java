@@ -28,7 +28,23 @@ final class PeerFields {
     static final int DATED_NOT_AFTER = 10;
 
     /** The leaf, and the chain's certificate out of its validity nearest to it (null: none found). */
-    record Read(PeerCertificate certificate, ChainFinding.Dated dated) {
+    static final class Read {
+
+        private final PeerCertificate certificate;
+        private final ChainFinding.Dated dated;
+
+        Read(PeerCertificate certificate, ChainFinding.Dated dated) {
+            this.certificate = certificate;
+            this.dated = dated;
+        }
+
+        PeerCertificate certificate() {
+            return certificate;
+        }
+
+        ChainFinding.Dated dated() {
+            return dated;
+        }
     }
 
     private PeerFields() {

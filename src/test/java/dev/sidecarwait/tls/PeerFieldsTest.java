@@ -79,8 +79,10 @@ class PeerFieldsTest {
         field(out, PeerFields.DATED_NOT_BEFORE, time(2020, 1, 1));
         field(out, PeerFields.DATED_NOT_AFTER, time(2021, 1, 1));
         ChainFinding.Dated dated = read(out).dated();
-        assertEquals(new ChainFinding.Dated(1, "Issuing CA", Instant.parse("2020-01-01T12:30:05Z"),
-                Instant.parse("2021-01-01T12:30:05Z")), dated);
+        assertEquals(1, dated.depth());
+        assertEquals("Issuing CA", dated.subject());
+        assertEquals(Instant.parse("2020-01-01T12:30:05Z"), dated.notBefore());
+        assertEquals(Instant.parse("2021-01-01T12:30:05Z"), dated.notAfter());
     }
 
     @Test
