@@ -35,9 +35,25 @@ public final class DrainRun {
         }
     }
 
-    /** How the drain looks, and its rule in words; what the sockets' look last saw held by excluded processes. */
-    private record Watch(Drainer.Look look, String rule, String socketsRule, EnvoyConnections envoy,
-                         AtomicReference<Set<String>> excludedHolders) {
+    /**
+     * How the drain looks, and its rule in words; what the sockets' look last saw held by excluded processes. A plain
+     * class: a record's methods would be code in the binary that nothing calls.
+     */
+    private static final class Watch {
+        private final Drainer.Look look;
+        private final String rule;
+        private final String socketsRule;
+        private final EnvoyConnections envoy;
+        private final AtomicReference<Set<String>> excludedHolders;
+
+        Watch(Drainer.Look look, String rule, String socketsRule, EnvoyConnections envoy,
+              AtomicReference<Set<String>> excludedHolders) {
+            this.look = look;
+            this.rule = rule;
+            this.socketsRule = socketsRule;
+            this.envoy = envoy;
+            this.excludedHolders = excludedHolders;
+        }
     }
 
     /** Says what still holds the pod when it changes (a warning when it cannot be known), else at debug level. */
@@ -102,7 +118,7 @@ public final class DrainRun {
             log.error("Cannot read the socket table under " + proc + ": " + e.getMessage());
             return 1;
         }
-        log.info("Draining (source: " + plan.source().name().toLowerCase(Locale.ROOT) + "): waiting until " + watch.rule()
+        log.info("Draining (source: " + plan.source().name().toLowerCase(Locale.ROOT) + "): waiting until " + watch.rule
                 + "; at least " + Seconds.of(plan.atLeast()) + ", looking every " + Seconds.of(plan.every())
                 + ", at most " + Seconds.of(plan.atMost())
                 + (plan.gracefulAfter() ? "; then asking Envoy to drain its inbound listeners" : "") + "...");
@@ -110,7 +126,7 @@ public final class DrainRun {
         if (plan.gracefulFirst() && !said(listeners.drainInbound())) {
             log.debug("Draining all the same: Envoy's own drain was only a head start");
         }
-        Drainer.Outcome outcome = new Drainer(clock, watch.look()).drain(plan.atLeast(), plan.atMost(), plan.every(),
+        Drainer.Outcome outcome = new Drainer(clock, watch.look).drain(plan.atLeast(), plan.atMost(), plan.every(),
                 new StillOpen(log)::say);
         if (outcome.drained()) {
             log.info("Drained after " + Elapsed.of(outcome.elapsed()) + ": " + decided(watch, adminUrl));
@@ -181,13 +197,13 @@ public final class DrainRun {
 
     /** What the drain ended on, as it was decided: Envoy's counts, the pod's sockets in their stead, or both. */
     private String decided(Watch watch, Target.Http adminUrl) {
-        String socketsRule = socketsEnded(watch.socketsRule(), watch.excludedHolders().get());
+        String socketsRule = socketsEnded(watch.socketsRule, watch.excludedHolders.get());
         DrainPlan.Source from = plan.source();
         if (from == DrainPlan.Source.PROC) {
             return socketsRule;
         }
         String counts = "Envoy's listeners at " + adminUrl.text() + " carry no downstream connection";
-        return switch (watch.envoy().basis()) {
+        return switch (watch.envoy.basis()) {
             case COUNTS -> from == DrainPlan.Source.BOTH ? counts + ", and " + socketsRule : counts;
             case NO_COUNTS -> socketsRule + " (Envoy reports no downstream_cx_active, so the pod's sockets decided)";
             case EXITED -> "Envoy has exited" + (from == DrainPlan.Source.BOTH ? ", and " + socketsRule : "");

@@ -81,12 +81,13 @@ public final class PlainHttp {
                 return new Response(answer.status(), answer.body(), null);
             }
             Target.Http next = target.socket() == null ? redirectTarget(current, answer.location()) : null; // not off the socket
+            String location = PeerText.shown(Target.redacted(answer.location()), 120);
             if (next == null || !next.host().equalsIgnoreCase(target.host())) {
-                return new Response(answer.status(), answer.body(), PeerText.shown(Target.redacted(answer.location()), 120));
+                return new Response(answer.status(), answer.body(), location);
             }
             if (current.tls().tls() && !next.tls().tls()) {
-                throw new ProbeFailure("redirected from https:// to plain http:// (" + PeerText.shown(Target.redacted(
-                        answer.location()), 120) + "), not followed: a TLS target stays TLS");
+                throw new ProbeFailure("redirected from https:// to plain http:// (" + location + "), not followed: a TLS "
+                        + "target stays TLS");
             }
             if (hops + 1 >= MAX_REDIRECTS) {
                 throw new ProbeFailure("stopped after " + MAX_REDIRECTS + " redirects");

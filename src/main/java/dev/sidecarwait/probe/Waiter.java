@@ -27,9 +27,37 @@ public final class Waiter {
 
     /**
      * How a wait ended, or how far it got: ready or not, the last result of each target not (yet) ready, and
-     * how many attempts each target took, in the order given.
+     * how many attempts each target took, in the order given. A plain class: a record's methods would be code in the
+     * binary that nothing calls.
      */
-    public record Outcome(boolean ready, List<ProbeResult> unready, Map<Target, Integer> attempts, Duration elapsed) {
+    public static final class Outcome {
+        private final boolean ready;
+        private final List<ProbeResult> unready;
+        private final Map<Target, Integer> attempts;
+        private final Duration elapsed;
+
+        public Outcome(boolean ready, List<ProbeResult> unready, Map<Target, Integer> attempts, Duration elapsed) {
+            this.ready = ready;
+            this.unready = unready;
+            this.attempts = attempts;
+            this.elapsed = elapsed;
+        }
+
+        public boolean ready() {
+            return ready;
+        }
+
+        public List<ProbeResult> unready() {
+            return unready;
+        }
+
+        public Map<Target, Integer> attempts() {
+            return attempts;
+        }
+
+        public Duration elapsed() {
+            return elapsed;
+        }
     }
 
     private final Clock clock;

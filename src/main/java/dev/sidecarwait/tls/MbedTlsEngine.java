@@ -120,21 +120,12 @@ final class MbedTlsEngine implements TlsEngine {
         if (flags == 0) {
             return null;
         }
-        ChainFinding.Dated dated = peer == null ? null : peer.dated();
         // a hash or key refused makes the chain untrusted too: the refusal is the reason, so it is named first
-        if ((flags & (0x4000 | 0x8000 | 0x010000)) != 0) {
-            return new ChainFinding(ChainProblem.OTHER, otherProblem(flags), null);
-        }
-        if ((flags & 0x08) != 0) {
-            return new ChainFinding(ChainProblem.UNTRUSTED, null, null);
-        }
-        if ((flags & 0x01) != 0) {
-            return new ChainFinding(ChainProblem.EXPIRED, null, dated);
-        }
-        if ((flags & 0x0200) != 0) {
-            return new ChainFinding(ChainProblem.NOT_YET_VALID, null, dated);
-        }
-        return new ChainFinding(ChainProblem.OTHER, otherProblem(flags), null);
+        ChainProblem problem = (flags & (0x4000 | 0x8000 | 0x010000)) != 0 ? ChainProblem.OTHER
+                : (flags & 0x08) != 0 ? ChainProblem.UNTRUSTED
+                : (flags & 0x01) != 0 ? ChainProblem.EXPIRED
+                : (flags & 0x0200) != 0 ? ChainProblem.NOT_YET_VALID : ChainProblem.OTHER;
+        return new ChainFinding(problem, problem == ChainProblem.OTHER ? otherProblem(flags) : null, peer == null ? null : peer.dated());
     }
 
     /** Mbed TLS's verify flags beyond trust and validity, in words. */

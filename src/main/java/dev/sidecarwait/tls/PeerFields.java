@@ -53,7 +53,7 @@ final class PeerFields {
     /** The certificate the first {@code length} bytes describe; an {@link IllegalArgumentException} if they do not. */
     static Read read(byte[] fields, int length) {
         if (length < 0 || length > fields.length) {
-            throw new IllegalArgumentException("a certificate description of " + length + " bytes");
+            throw new IllegalArgumentException("a certificate description longer than its buffer");
         }
         String subject = "";
         String issuer = "";
@@ -68,17 +68,17 @@ final class PeerFields {
         int at = 0;
         while (at < length) {
             if (length - at < 3) {
-                throw new IllegalArgumentException("a field cut short at byte " + at);
+                throw new IllegalArgumentException("a field cut short");
             }
             int type = fields[at] & 0xff;
             int size = (fields[at + 1] & 0xff) << 8 | fields[at + 2] & 0xff;
             int value = at + 3;
             if (size > length - value) {
-                throw new IllegalArgumentException("a field of " + size + " bytes with " + (length - value) + " left");
+                throw new IllegalArgumentException("a field longer than what is left");
             }
             switch (type) {
-                case SUBJECT_CN -> subject = new String(fields, value, size, StandardCharsets.UTF_8);
-                case ISSUER_CN -> issuer = new String(fields, value, size, StandardCharsets.UTF_8);
+                case SUBJECT_CN -> subject = utf8(fields, value, size);
+                case ISSUER_CN -> issuer = utf8(fields, value, size);
                 case NOT_BEFORE -> notBefore = time(fields, value, size);
                 case NOT_AFTER -> notAfter = time(fields, value, size);
                 case DNS -> dns.add(new String(fields, value, size, StandardCharsets.ISO_8859_1)); // a byte a char
@@ -89,7 +89,7 @@ final class PeerFields {
                     }
                 }
                 case DATED_DEPTH -> datedDepth = size == 1 ? fields[value] & 0xff : -1;
-                case DATED_CN -> datedSubject = new String(fields, value, size, StandardCharsets.UTF_8);
+                case DATED_CN -> datedSubject = utf8(fields, value, size);
                 case DATED_NOT_BEFORE -> datedFrom = time(fields, value, size);
                 case DATED_NOT_AFTER -> datedUntil = time(fields, value, size);
                 default -> {
@@ -106,10 +106,14 @@ final class PeerFields {
         return new Read(new PeerCertificate(subject, issuer, notBefore, notAfter, dns, ips), dated);
     }
 
+    private static String utf8(byte[] fields, int at, int size) {
+        return new String(fields, at, size, StandardCharsets.UTF_8);
+    }
+
     /** Year (two bytes), month, day, hour, minute, second, UTC. */
     private static Instant time(byte[] fields, int at, int size) {
         if (size != 7) {
-            throw new IllegalArgumentException("a time of " + size + " bytes");
+            throw new IllegalArgumentException("a time that is not 7 bytes");
         }
         int year = (fields[at] & 0xff) << 8 | fields[at + 1] & 0xff;
         int month = fields[at + 2];

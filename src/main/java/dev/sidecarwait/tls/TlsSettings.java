@@ -39,14 +39,8 @@ public final class TlsSettings {
      * be verified (null when there are none, or certificates are verified).
      */
     public String insecureWarning(java.util.List<String> urls) {
-        java.util.List<String> each = new java.util.ArrayList<>();
-        for (String url : urls) {
-            if (!each.contains(url)) {
-                each.add(url);
-            }
-        }
-        return !insecure || each.isEmpty() ? null : "TLS servers' certificates are not verified (--insecure): any server, "
-                + "or anything between, passes as " + String.join(", ", each);
+        return !insecure || urls.isEmpty() ? null : "TLS servers' certificates are not verified (--insecure): any server, "
+                + "or anything between, passes as " + String.join(", ", urls);
     }
 
     /**

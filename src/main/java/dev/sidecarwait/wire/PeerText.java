@@ -7,6 +7,8 @@ package dev.sidecarwait.wire;
  */
 public final class PeerText {
 
+    private static final String HEX = "0123456789abcdef";
+
     private PeerText() {
     }
 
@@ -26,11 +28,7 @@ public final class PeerText {
     public static String printable(String text) {
         for (int i = 0; i < text.length(); i++) {
             if (isControl(text.charAt(i))) {
-                StringBuilder shown = new StringBuilder(text.length() + 16).append(text, 0, i);
-                for (int j = i; j < text.length(); j++) {
-                    escape(text.charAt(j), shown);
-                }
-                return shown.toString();
+                return shown(text, Integer.MAX_VALUE);
             }
         }
         return text;
@@ -48,16 +46,17 @@ public final class PeerText {
     private static void escape(char c, StringBuilder into) {
         if (!isControl(c)) {
             into.append(c);
-            return;
-        }
-        switch (c) {
-            case '\n' -> into.append("\\n");
-            case '\r' -> into.append("\\r");
-            case '\t' -> into.append("\\t");
-            default -> {
-                String hex = Integer.toHexString(c);
-                into.append(c <= 0xff ? "\\x" + (hex.length() == 1 ? "0" : "") + hex : "\\u" + "0".repeat(4 - hex.length()) + hex);
-            }
+        } else if (c == '\n') {
+            into.append("\\n");
+        } else if (c == '\r') {
+            into.append("\\r");
+        } else if (c == '\t') {
+            into.append("\\t");
+        } else if (c <= 0xff) {
+            into.append("\\x").append(HEX.charAt(c >> 4)).append(HEX.charAt(c & 15));
+        } else {
+            into.append("\\u").append(HEX.charAt(c >> 12)).append(HEX.charAt(c >> 8 & 15)).append(HEX.charAt(c >> 4 & 15))
+                    .append(HEX.charAt(c & 15));
         }
     }
 }
