@@ -10,9 +10,13 @@ final class MbedTlsEngine implements TlsEngine {
 
     private static final int WANT_READ = -0x6900;
     private static final int FATAL_ALERT = -0x7780;
-    /** What the library says when a handshake message will not fit its 16 KiB input buffer ("more data than fits"). */
+    /** What the library says when a record or a handshake message will not fit its 16 KiB input buffer ("more data than fits"). */
     private static final int BAD_INPUT_DATA = -0x7100;
     private static final int INVALID_RECORD = -0x7200;
+    /** X509_UNKNOWN_SIG_ALG: a certificate signed over SHA-1 (not built in) or an algorithm not built in. */
+    private static final int UNKNOWN_SIGNATURE = 0x2600;
+    /** PK_INVALID_PUBKEY: a key refused as it is read (native/tls/rsa-public-exponent.patch refuses huge exponents). */
+    private static final int INVALID_PUBLIC_KEY = 0x3B00;
     /** swtls_handshake's word that the server's certificate is in and checked: judge it before going on. */
     private static final int JUDGE = 1;
     /** The alert that ends a handshake whose certificate this side refused. */
@@ -96,9 +100,15 @@ final class MbedTlsEngine implements TlsEngine {
             return r;
         }
         String words = switch (r) {
-            case BAD_INPUT_DATA -> "a handshake message larger than this client takes (16 KiB: a certificate chain that long?)";
+            case BAD_INPUT_DATA -> "a record or handshake message larger than this client takes (16 KiB: a certificate chain that long?)";
             case INVALID_RECORD -> "a record this client cannot read (longer than TLS's 16 KiB, or malformed)";
-            default -> MbedTls.error(r);
+            default -> switch (-r & 0xff80) { // the high-level module's part of a code (mbedtls/error.h)
+                case UNKNOWN_SIGNATURE -> "a certificate of the server's chain is " + TlsFailures.WEAK_HASH
+                        + ", or with an algorithm this client does not implement";
+                case INVALID_PUBLIC_KEY -> "a certificate of the server's chain holds a key this client refuses (an RSA "
+                        + "public exponent over 32 bits, or a key it cannot read)";
+                default -> MbedTls.error(r);
+            };
         };
         throw new TlsException(r == FATAL_ALERT ? MbedTlsCalls.swtls_alert(connection) : -1, words);
     }

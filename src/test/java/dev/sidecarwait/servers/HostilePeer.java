@@ -12,14 +12,18 @@ import java.util.List;
 /**
  * A server that means harm to a TLS client, on a loopback port of its own: it never answers the ClientHello, answers
  * it with garbage, resets the connection, sends an alert at once, or stands between the client and a real TLS server
- * (nginx) and holds back its bytes, a byte every {@link #DRIP_MILLIS} ms: all of them, or every application-data record
- * once the TLS 1.2 handshake is done (records are read by their 5-byte header: RFC 5246 6.2.1). It ends no
+ * (nginx) and holds back its bytes, a byte every {@link #DRIP_MILLIS} ms: all of them, every application-data record
+ * once the TLS 1.2 handshake is done, or (TLS 1.3, where the handshake's own records are application data too)
+ * everything the server sends once the client has sent its first encrypted record, its Finished: the session tickets
+ * and the response (records are read by their 5-byte header: RFC 8446 5.1). Or it sends a record longer than TLS
+ * allows (RFC 8446 5.1: 2^14 bytes of plaintext, a little more encrypted). It ends no
  * connection of its own accord but after a fatal alert, as TLS servers do: the client must.
  */
 public final class HostilePeer implements AutoCloseable {
 
     /** How it behaves. */
-    public enum Mode { SILENT, GARBAGE, RESET, ALERT, UNKNOWN_ALERT, DRIP_ALL, DRIP_AFTER_HANDSHAKE }
+    public enum Mode { SILENT, GARBAGE, RESET, ALERT, UNKNOWN_ALERT, OVERSIZED_RECORD, DRIP_ALL, DRIP_AFTER_HANDSHAKE,
+        DRIP_AFTER_CLIENT_FINISHED }
 
     public static final long DRIP_MILLIS = 400;
 
@@ -89,7 +93,19 @@ public final class HostilePeer implements AutoCloseable {
                     client.shutdownOutput(); // a fatal alert ends the connection, as every TLS server ends it
                     in.transferTo(OutputStream.nullOutputStream());
                 }
-                case DRIP_ALL, DRIP_AFTER_HANDSHAKE -> between(client, in, out);
+                case OVERSIZED_RECORD -> {
+                    in.read(new byte[512]);
+                    byte[] record = new byte[5 + 40000];
+                    record[0] = 0x16; // a handshake record of 40,000 bytes
+                    record[1] = 0x03;
+                    record[2] = 0x03;
+                    record[3] = (byte) (40000 >> 8);
+                    record[4] = (byte) (40000 & 0xff);
+                    out.write(record);
+                    out.flush();
+                    in.transferTo(OutputStream.nullOutputStream());
+                }
+                case DRIP_ALL, DRIP_AFTER_HANDSHAKE, DRIP_AFTER_CLIENT_FINISHED -> between(client, in, out);
             }
         } catch (IOException | InterruptedException ended) {
             // the client went away, or the peer was closed
@@ -100,9 +116,21 @@ public final class HostilePeer implements AutoCloseable {
     private void between(Socket client, InputStream in, OutputStream out) throws IOException, InterruptedException {
         Socket server = new Socket(InetAddress.getLoopbackAddress(), upstream);
         track(server);
+        java.util.concurrent.atomic.AtomicBoolean clientFinished = new java.util.concurrent.atomic.AtomicBoolean();
         Thread up = new Thread(() -> {
             try {
-                in.transferTo(server.getOutputStream());
+                OutputStream toServer = server.getOutputStream();
+                while (true) {
+                    byte[] header = in.readNBytes(5);
+                    byte[] body = in.readNBytes(header.length < 5 ? 0 : (header[3] & 0xff) << 8 | header[4] & 0xff);
+                    toServer.write(header);
+                    toServer.write(body);
+                    toServer.flush();
+                    if (header.length < 5) {
+                        return;
+                    }
+                    clientFinished.compareAndSet(false, header[0] == 23); // the client's first encrypted record
+                }
             } catch (IOException ended) {
                 // either side closed
             }
@@ -117,7 +145,8 @@ public final class HostilePeer implements AutoCloseable {
                 return;
             }
             byte[] body = back.readNBytes((header[3] & 0xff) << 8 | header[4] & 0xff);
-            dripping |= header[0] == 23; // application data: in TLS 1.2, only after the handshake
+            dripping |= mode == Mode.DRIP_AFTER_HANDSHAKE ? header[0] == 23 // application data: in TLS 1.2, after the handshake
+                    : mode == Mode.DRIP_AFTER_CLIENT_FINISHED && clientFinished.get();
             byte[] record = new byte[header.length + body.length];
             System.arraycopy(header, 0, record, 0, 5);
             System.arraycopy(body, 0, record, 5, body.length);

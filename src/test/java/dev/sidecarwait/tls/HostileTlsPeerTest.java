@@ -94,7 +94,7 @@ class HostileTlsPeerTest {
     @Test
     void garbageAResetOrAnAlertAtOnceEndsEachAttemptWithItsReason() throws Exception {
         for (HostilePeer.Mode mode : List.of(HostilePeer.Mode.GARBAGE, HostilePeer.Mode.RESET, HostilePeer.Mode.ALERT,
-                HostilePeer.Mode.UNKNOWN_ALERT)) {
+                HostilePeer.Mode.UNKNOWN_ALERT, HostilePeer.Mode.OVERSIZED_RECORD)) {
             try (HostilePeer peer = new HostilePeer(mode, 0)) {
                 Timed run = waitOn(everyScheme(peer.port), "2s");
                 assertEquals(1, run.result().exit(), mode + ": " + run.result().err());
@@ -105,6 +105,8 @@ class HostileTlsPeerTest {
                     case ALERT -> "the server ended TLS with alert handshake_failure (40)";
                     case UNKNOWN_ALERT -> "(251)";
                     case RESET -> "connection reset";
+                    case OVERSIZED_RECORD -> SidecarWaitProcess.NATIVE ? "a record or handshake message larger than this client takes"
+                            : "Input record too big";
                     default -> "";
                 };
                 assertTrue(run.result().err().contains(said), mode + ": " + run.result().err());
@@ -127,6 +129,23 @@ class HostileTlsPeerTest {
             Timed run = waitOn(List.of("https://localhost:" + peer.port + "/"), "4s");
             assertEquals(1, run.result().exit(), run.result().err());
             assertWithin(Duration.ofSeconds(4), run);
+        }
+    }
+
+    /**
+     * A TLS 1.3 server that asks for a client certificate is given a moment after the handshake to refuse it, and a
+     * server that lets its session tickets and its response through a byte at a time gains nothing by it.
+     */
+    @Test
+    void sessionTicketsDrippedAfterATls13HandshakeHoldNothingPastTheRequestTimeout() throws Exception {
+        TestCa.Issued client = ca.client("probe");
+        try (RealServer asking = RealServer.nginxTls(ca.server("localhost", "DNS:localhost"), "TLSv1.3", null,
+                "ssl_client_certificate " + ca.cert + "; ssl_verify_client optional;").start();
+             HostilePeer peer = new HostilePeer(HostilePeer.Mode.DRIP_AFTER_CLIENT_FINISHED, asking.port)) {
+            Timed run = waitOn(List.of("https://localhost:" + peer.port + "/"), "3s", "--cert", client.cert().toString(),
+                    "--key", client.key().toString());
+            assertEquals(1, run.result().exit(), run.result().err());
+            assertWithin(Duration.ofSeconds(3), run);
         }
     }
 
@@ -154,7 +173,7 @@ class HostileTlsPeerTest {
             assertEquals(1, run.result().exit(), run.result().err());
             assertWithin(Duration.ofSeconds(2), run);
             String err = run.result().err();
-            assertTrue(err.contains("a handshake message larger than this client takes")
+            assertTrue(err.contains("a record or handshake message larger than this client takes")
                     || err.contains("exceeds the maximum allowed size"), err);
             assertTrue(err.contains("public exponent"), err);
         }

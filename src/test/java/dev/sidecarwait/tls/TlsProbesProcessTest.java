@@ -190,8 +190,9 @@ class TlsProbesProcessTest {
                 null, "ssl_ciphers DEFAULT:@SECLEVEL=0;").start()) {
             SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "https://localhost:" + sha1.port + "/");
             assertEquals(1, check.exit(), check.out());
-            assertTrue(check.out().contains("certificate rejected 'localhost': signed with a hash this client does not accept "
-                    + "(SHA-1 or weaker: SHA-256 or better is needed)"), check.out());
+            // the JVM reads the certificate and refuses its signature; Mbed TLS, built without SHA-1, cannot read it
+            assertTrue(check.out().contains("signed with a hash this client does not accept (SHA-1 or weaker: SHA-256 or "
+                    + "better is needed)"), check.out());
         }
     }
 
