@@ -43,8 +43,8 @@ final class TlsOptions {
     TlsSettings settle(Env env, List<Target> urls) {
         boolean tlsUsed = urls.stream().anyMatch(Target::usesTls);
         boolean insecureGiven = insecure || env.isTrue("SIDECAR_WAIT_INSECURE");
-        for (Target url : urls) {
-            if (insecureGiven && url.asksVerification()) {
+        for (Target url : insecureGiven ? urls : List.<Target>of()) {
+            if (url.asksVerification()) {
                 throw UsageError.invalid(insecure ? "--insecure" : "SIDECAR_WAIT_INSECURE", "it contradicts '"
                         + Target.redacted(url.text()) + "', which asks for its server to be verified; leave one of them out");
             }
@@ -63,7 +63,7 @@ final class TlsOptions {
             TlsSettings settings = new TlsSettings(trust, certFile == null ? null : Identity.read(certFile, keyFile),
                     insecureGiven);
             settings.checkIdentity();
-            if (!insecureGiven && urls.stream().anyMatch(Target::verifiesTls) && settings.usableCas() == 0) {
+            if (tlsUsed && !insecureGiven && urls.stream().anyMatch(Target::verifiesTls) && settings.usableCas() == 0) {
                 throw caFile != null ? new BadFile(BadFile.Role.CA, caFile, "no certificate in it can be used as a CA "
                         + "(none is an X.509 certificate this client reads)")
                         : UsageError.invalid(systemSource(env), trust.certificates().isEmpty() ? trust.source()
