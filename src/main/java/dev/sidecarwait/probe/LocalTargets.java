@@ -1,8 +1,5 @@
 package dev.sidecarwait.probe;
 
-import java.io.ByteArrayOutputStream;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
@@ -18,22 +15,23 @@ final class LocalTargets {
     private LocalTargets() {
     }
 
-    static Target parse(String scheme, URI uri, String text) {
-        if (uri.getRawUserInfo() != null || uri.getRawAuthority() != null && uri.getRawAuthority().contains("@")) {
-            throw new IllegalArgumentException(Target.USER_INFO_REFUSED);
+    static Target parse(String scheme, UrlParts url, String text) {
+        if (url.userInfo != null) {
+            throw new IllegalArgumentException(Target.userInfoRefused(scheme));
         }
         if (scheme.equals("http+unix")) {
-            return httpOnSocket(uri, text);
+            return httpOnSocket(url, text);
         }
-        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+        if (url.query != null || url.fragment != null) {
             throw new IllegalArgumentException("a " + scheme + ":// target takes no query or fragment: " + example(scheme));
         }
-        if (uri.isOpaque() || uri.getRawAuthority() != null || uri.getPath() == null || !uri.getPath().startsWith("/")
-                || uri.getPath().equals("/")) {
+        String decoded = UrlParts.decoded(url.path);
+        if (url.opaque || url.authority != null && !url.authority.isEmpty() || !decoded.startsWith("/") || decoded.equals("/")
+                || decoded.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("a " + scheme + ":// target is an absolute path after three slashes: "
                     + example(scheme));
         }
-        Path path = Path.of(uri.getPath()).normalize();
+        Path path = Path.of(decoded).normalize();
         if (path.getNameCount() == 0) { // file:/. and the like: the root itself
             throw new IllegalArgumentException("a " + scheme + ":// target is an absolute path after three slashes: "
                     + example(scheme));
@@ -50,19 +48,18 @@ final class LocalTargets {
     }
 
     /** The socket's path is the authority, percent-encoded; the rest is the request's path. */
-    private static Target.Http httpOnSocket(URI uri, String text) {
-        String authority = uri.getRawAuthority();
-        String socket = authority == null ? null : decoded(authority);
-        if (socket == null || !socket.startsWith("/") || Path.of(socket).normalize().getNameCount() == 0) {
+    private static Target.Http httpOnSocket(UrlParts url, String text) {
+        String socket = url.authority == null ? null : UrlParts.decoded(url.authority);
+        if (socket == null || !socket.startsWith("/") || socket.indexOf('\0') >= 0 || Path.of(socket).normalize().getNameCount() == 0) {
             throw new IllegalArgumentException("an http+unix:// target names the socket's absolute path, "
                     + "percent-encoded, as its host: " + example("http+unix"));
         }
-        if (uri.getRawFragment() != null) {
+        if (url.fragment != null) {
             throw new IllegalArgumentException("an http+unix:// target takes no fragment: " + example("http+unix"));
         }
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        if (uri.getRawQuery() != null) {
-            path += "?" + uri.getRawQuery();
+        String path = url.path.isEmpty() ? "/" : UrlParts.requestForm(url.path, "path");
+        if (url.query != null) {
+            path += "?" + UrlParts.requestForm(url.query, "query");
         }
         return new Target.Http("localhost", 80, path, text, Path.of(socket).normalize());
     }
@@ -71,8 +68,8 @@ final class LocalTargets {
      * The directory of ?host= (libpq: a host that starts with a slash is a socket directory), else null. A host name
      * there is refused: libpq would connect to it rather than to the URL's host, and the probe must ask the same server.
      */
-    static String socketDirectory(URI uri) {
-        String host = parameter(uri, "host");
+    static String socketDirectory(UrlParts url) {
+        String host = UrlQuery.value(url.query, "host");
         if (host != null && !host.startsWith("/")) {
             throw new IllegalArgumentException("?host= names a socket directory (postgres:///orders?host=/cloudsql/"
                     + "project:region:instance); give a host name in the URL: postgres://orders-db/orders");
@@ -80,42 +77,18 @@ final class LocalTargets {
         return host;
     }
 
-    static Target.Server postgresOnSocket(URI uri, String text) {
-        if (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@")) {
-            throw new IllegalArgumentException(Target.USER_INFO_REFUSED);
-        }
-        if (uri.getHost() != null || uri.getRawAuthority() != null && !uri.getRawAuthority().isEmpty()) {
+    static Target.Server postgresOnSocket(UrlParts url, String text) {
+        if (url.authority != null && !url.authority.isEmpty()) {
             throw new IllegalArgumentException("give PostgreSQL's host once: a host name in the URL, or a socket "
                     + "directory as ?host=/dir (postgres:///db?host=/cloudsql/project:region:instance)");
         }
-        String port = parameter(uri, "port");
+        String port = UrlQuery.value(url.query, "port");
         if (port != null && !port.matches("[1-9][0-9]{0,4}") || port != null && Integer.parseInt(port) > 65535) {
             throw new IllegalArgumentException("port '" + port + "' is not a number from 1 to 65535");
         }
-        TlsParameters.mode(Protocol.POSTGRES, uri.getRawQuery()); // checked; libpq uses no TLS over a Unix socket
+        TlsParameters.mode(Protocol.POSTGRES, url.query); // checked; libpq uses no TLS over a Unix socket
         int number = port == null ? Protocol.POSTGRES.defaultPort : Integer.parseInt(port);
-        Path socket = Path.of(socketDirectory(uri)).normalize().resolve(".s.PGSQL." + number);
+        Path socket = Path.of(socketDirectory(url)).normalize().resolve(".s.PGSQL." + number);
         return new Target.Server(Protocol.POSTGRES, "localhost", number, "", text, socket);
-    }
-
-    /** {@code raw} (from a URI that parsed, so each % starts an escape of two hex digits) with its escapes decoded as UTF-8. */
-    static String decoded(String raw) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        for (int i = 0; i < raw.length(); ) {
-            if (raw.charAt(i) == '%') {
-                bytes.write(Integer.parseInt(raw.substring(i + 1, i + 3), 16));
-                i += 3;
-            } else {
-                int end = i + Character.charCount(raw.codePointAt(i));
-                bytes.writeBytes(raw.substring(i, end).getBytes(StandardCharsets.UTF_8));
-                i = end;
-            }
-        }
-        return bytes.toString(StandardCharsets.UTF_8);
-    }
-
-    /** A query parameter, percent-decoded, or null. */
-    private static String parameter(URI uri, String name) {
-        return UrlQuery.value(uri.getRawQuery(), name);
     }
 }

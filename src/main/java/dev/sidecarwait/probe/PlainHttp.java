@@ -65,7 +65,8 @@ public final class PlainHttp {
 
     /**
      * A readiness probe: GET, following redirects the way the kubelet does (only to the same host name, at most
-     * {@value #MAX_REDIRECTS}, all within the one timeout); a redirect elsewhere is the answer itself.
+     * {@value #MAX_REDIRECTS}, all within the one timeout); a redirect elsewhere is the answer itself. The URL's
+     * credentials follow only to the same scheme, host and port, as curl's do.
      */
     public Response probe(Target.Http target, Timeout timeout) throws ProbeFailure {
         long deadline = deadline(timeout);
@@ -92,7 +93,7 @@ public final class PlainHttp {
             if (hops + 1 >= MAX_REDIRECTS) {
                 throw new ProbeFailure("stopped after " + MAX_REDIRECTS + " redirects");
             }
-            current = next;
+            current = current.redirected(next);
         }
     }
 
@@ -173,6 +174,7 @@ public final class PlainHttp {
                 + "Host: " + host + ":" + target.port() + "\r\n"
                 + "User-Agent: sidecar-wait/" + Version.VERSION + "\r\n"
                 + "Accept: */*\r\n"
+                + (target.basic() != null ? "Authorization: " + target.basic().header() + "\r\n" : "")
                 + (method.equals("POST") ? "Content-Length: 0\r\n" : "")
                 + "Connection: close\r\n\r\n";
     }

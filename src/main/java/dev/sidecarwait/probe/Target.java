@@ -31,14 +31,24 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Tls, Targ
                 && List.of("localhost", "127.0.0.1", "::1").contains(host().toLowerCase(Locale.ROOT));
     }
 
-    /** {@code socket}: the Unix socket the request goes over (http+unix://), else null; {@code tls}: OFF, or https://'s. */
-    record Http(String host, int port, String path, String text, Path socket, TlsMode tls) implements Target {
+    /**
+     * {@code socket}: the Unix socket the request goes over (http+unix://), else null; {@code tls}: OFF, or https://'s;
+     * {@code basic}: the URL's user and password, else null.
+     */
+    record Http(String host, int port, String path, String text, Path socket, TlsMode tls, BasicCredentials basic)
+            implements Target {
         public Http(String host, int port, String path, String text) {
-            this(host, port, path, text, null, TlsMode.OFF);
+            this(host, port, path, text, null, TlsMode.OFF, null);
         }
 
         public Http(String host, int port, String path, String text, Path socket) {
-            this(host, port, path, text, socket, TlsMode.OFF);
+            this(host, port, path, text, socket, TlsMode.OFF, null);
+        }
+
+        /** This request to another path or server (a redirect): the credentials go only to the same scheme, host and port. */
+        Http redirected(Http next) {
+            boolean same = next.host.equalsIgnoreCase(host) && next.port == port && next.tls.tls() == tls.tls();
+            return new Http(next.host, next.port, next.path, next.text, next.socket, next.tls, same ? basic : null);
         }
 
         @Override
@@ -179,26 +189,30 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Tls, Targ
                 && server.tls().verifiesChain();
     }
 
-    /** One rule for every URL: user information is refused, since no check sends any and the URL goes into logs. */
-    String USER_INFO_REFUSED = "a user or password is not accepted in a URL (no check sends one, and URLs are written "
-            + "to the log); leave it out";
+    /**
+     * User information is sent by http:// and https:// (Basic authentication) and taken but never sent by the servers
+     * whose own clients read it (redis, postgres, mysql, amqp, nats); other schemes refuse it.
+     */
+    static String userInfoRefused(String scheme) {
+        return "a " + scheme + ":// URL here sends no user or password; leave them out";
+    }
 
     /** {@code text} with the user information of every URL in it replaced by ***, for messages that quote a value. */
     static String redacted(String text) {
-        return text.replaceAll("(?i)\\b([a-z][a-z0-9+.-]*://)[^/?#@\\s']*@", "$1***@");
+        return text.replaceAll("(?i)\\b([a-z][a-z0-9+.-]*://)[^/?#\\s']*@", "$1***@");
     }
 
     /** Parses a target; the exception's message says what is wrong, without repeating the value. */
     static Target parse(String text) {
-        return TargetParser.parse(text, "http://host:port/path or tcp://host:port", SCHEMES);
+        return TargetParser.parse(text, "http://host:port/path or tcp://host:port", SCHEMES, true);
     }
 
     /**
      * As {@link #parse}, for a setting that takes only http:// (the admin API, a quit URL): a missing or unknown
      * scheme is answered with that alone. Another scheme we know still parses, for the caller to refuse with its
-     * own reason.
+     * own reason. A user or password is refused: none is sent there.
      */
     static Target parseHttpSetting(String text) {
-        return TargetParser.parse(text, "http://host:port/path", "http://host:port/path");
+        return TargetParser.parse(text, "http://host:port/path", "http://host:port/path", false);
     }
 }

@@ -1,10 +1,7 @@
 package dev.sidecarwait.probe;
 
 import dev.sidecarwait.tls.TlsMode;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.List;
-import java.util.Locale;
 
 /** A target's URL read into a {@link Target}; the exception's message says what is wrong, without repeating the value. */
 final class TargetParser {
@@ -12,56 +9,74 @@ final class TargetParser {
     private TargetParser() {
     }
 
-    static Target parse(String text, String noSchemeHint, String schemesHint) {
-        URI uri;
-        try {
-            uri = new URI(text.trim());
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("not a valid URL (" + e.getReason() + ")");
-        }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    static Target parse(String text, String noSchemeHint, String schemesHint, boolean credentials) {
+        UrlParts url = UrlParts.of(text.trim());
+        String scheme = url.scheme;
+        String shown = Target.redacted(text.trim());
         if (List.of("file", "unix", "http+unix").contains(scheme)) {
-            return LocalTargets.parse(scheme, uri, text);
-        }
-        if (scheme.isEmpty() || uri.isOpaque()) {
-            throw new IllegalArgumentException("no scheme; use " + noSchemeHint);
+            return LocalTargets.parse(scheme, url, shown);
         }
         Protocol protocol = Protocol.ofScheme(scheme);
         Protocol overTls = Protocol.ofTlsScheme(scheme);
-        if (!List.of("http", "https", "tcp", "tls", "dns").contains(scheme) && protocol == null && overTls == null) {
+        boolean known = List.of("http", "https", "tcp", "tls", "dns").contains(scheme) || protocol != null || overTls != null;
+        if (scheme.isEmpty() || url.opaque && !known) {
+            throw new IllegalArgumentException("no scheme; use " + noSchemeHint);
+        }
+        if (!known) {
             throw new IllegalArgumentException("scheme '" + scheme + "' is not supported; use " + schemesHint);
         }
-        if (uri.getRawUserInfo() != null) {
-            throw new IllegalArgumentException(Target.USER_INFO_REFUSED);
+        if (url.opaque || url.authority == null && !(protocol == Protocol.POSTGRES && url.path.startsWith("/"))) {
+            throw new IllegalArgumentException("no host: '" + scheme + ":' is followed by '//' and the host ("
+                    + scheme + "://host:port/...)");
         }
-        if (protocol == Protocol.POSTGRES && LocalTargets.socketDirectory(uri) != null) {
-            return LocalTargets.postgresOnSocket(uri, text);
+        if (protocol == Protocol.POSTGRES && LocalTargets.socketDirectory(url) != null) {
+            return LocalTargets.postgresOnSocket(url, shown);
         }
-        String host = hostOf(uri, text);
+        if (url.authority == null) {
+            throw new IllegalArgumentException("no host");
+        }
+        BasicCredentials basic = credentials(url.userInfo, scheme, protocol != null ? protocol : overTls, credentials);
+        UrlHost address = UrlHost.of(url.authority);
+        String host = address.host;
         if (scheme.equals("dns")) {
-            String authority = uri.getRawAuthority();
-            if (!authority.equals(host) && !authority.equals("[" + host + "]") || (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/"))
-                    || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            if (address.port != -1 || url.authority.endsWith(":") || !url.path.isEmpty() && !url.path.equals("/") || url.query != null || url.fragment != null) {
                 throw new IllegalArgumentException("a dns:// target is a name and nothing else: dns://orders-db");
             }
-            return new Target.Dns(host, text);
+            return new Target.Dns(host, shown);
         }
         if (protocol != null || overTls != null) {
-            return server(protocol != null ? protocol : overTls, overTls != null, uri, host, text, scheme);
+            return server(protocol != null ? protocol : overTls, overTls != null, url, address, shown, scheme);
         }
-        int port = portOf(uri, text, scheme);
+        int port = portOf(address.port, scheme);
         if (scheme.equals("tcp") || scheme.equals("tls")) {
-            String path = uri.getRawPath();
-            if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null) {
+            if (!url.path.isEmpty() && !url.path.equals("/") || url.query != null) {
                 throw new IllegalArgumentException("a " + scheme + ":// target takes no path; use " + scheme + "://host:port");
             }
-            return scheme.equals("tls") ? new Target.Tls(host, port, text) : new Target.Tcp(host, port, text);
+            return scheme.equals("tls") ? new Target.Tls(host, port, shown) : new Target.Tcp(host, port, shown);
         }
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        if (uri.getRawQuery() != null) {
-            path += "?" + uri.getRawQuery();
+        String path = url.path.isEmpty() ? "/" : UrlParts.requestForm(url.path, "path");
+        if (url.query != null) {
+            path += "?" + UrlParts.requestForm(url.query, "query");
         }
-        return new Target.Http(host, port, path, text, null, scheme.equals("https") ? TlsMode.VERIFY_FULL : TlsMode.OFF);
+        return new Target.Http(host, port, path, shown, null, scheme.equals("https") ? TlsMode.VERIFY_FULL : TlsMode.OFF, basic);
+    }
+
+    /**
+     * An http:// or https:// URL's user and password, sent as Basic authentication; null for none, and for the servers
+     * whose own clients' URLs carry them (an app's URL pasted as it is), which the probe takes and never sends.
+     */
+    private static BasicCredentials credentials(String userInfo, String scheme, Protocol protocol, boolean taken) {
+        if (userInfo == null) {
+            return null;
+        }
+        if (taken && (scheme.equals("http") || scheme.equals("https"))) {
+            return BasicCredentials.of(userInfo);
+        }
+        if (!taken || protocol == null
+                || !List.of(Protocol.REDIS, Protocol.POSTGRES, Protocol.MYSQL, Protocol.AMQP, Protocol.NATS).contains(protocol)) {
+            throw new IllegalArgumentException(Target.userInfoRefused(scheme));
+        }
+        return null;
     }
 
     /**
@@ -69,58 +84,38 @@ final class TargetParser {
      * ask (PostgreSQL's sslmode, MySQL's ssl-mode). A path (a database name or number) and other parameters are
      * allowed, so an app's own URL can be pasted; the check does not use them.
      */
-    private static Target.Server server(Protocol protocol, boolean overTls, URI uri, String host, String text, String scheme) {
-        TlsMode tls = overTls ? TlsMode.VERIFY_FULL : TlsParameters.mode(protocol, uri.getRawQuery());
+    private static Target.Server server(Protocol protocol, boolean overTls, UrlParts url, UrlHost address, String text,
+                                        String scheme) {
+        TlsMode tls = overTls ? TlsMode.VERIFY_FULL : TlsParameters.mode(protocol, url.query);
         if (protocol == Protocol.GRPC) {
-            return grpc(uri, host, text, tls, scheme);
+            return grpc(url, address, text, tls, scheme);
         }
         int defaultPort = overTls ? protocol.defaultTlsPort : protocol.defaultPort;
-        return new Target.Server(protocol, host, uri.getPort() == -1 ? defaultPort : portOf(uri, text, scheme), "", text, null, tls);
+        return new Target.Server(protocol, address.host, address.port == -1 ? defaultPort : address.port, "", text, null, tls);
     }
 
     /** grpc://host:port/service: the port is required, the path is the service name (none: the whole server). */
-    private static Target.Server grpc(URI uri, String host, String text, TlsMode tls, String scheme) {
-        if (uri.getPort() == -1) {
+    private static Target.Server grpc(UrlParts url, UrlHost address, String text, TlsMode tls, String scheme) {
+        if (address.port == -1) {
             throw new IllegalArgumentException("a " + scheme + ":// target needs a port");
         }
-        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+        if (url.query != null || url.fragment != null) {
             throw new IllegalArgumentException("a " + scheme + ":// target takes a service name and nothing else: "
                     + scheme + "://host:port/package.Service");
         }
-        String service = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+        String service = UrlParts.decoded(url.path).replaceFirst("^/", "");
         if (service.contains("/")) {
             throw new IllegalArgumentException("'" + service + "' is not a gRPC service name (package.Service, no '/')");
         }
-        return new Target.Server(Protocol.GRPC, host, portOf(uri, text, scheme), service, text, null, tls);
+        return new Target.Server(Protocol.GRPC, address.host, address.port, service, text, null, tls);
     }
 
-    private static String hostOf(URI uri, String text) {
-        String host = uri.getHost();
-        if (host == null) {
-            // URI falls back to a registry-based authority when the port is not a number or out of range.
-            String authority = uri.getRawAuthority();
-            if (authority != null && authority.matches("[^:]+:[^\\]]*$")) {
-                String port = authority.substring(authority.lastIndexOf(':') + 1);
-                throw new IllegalArgumentException("port '" + port + "' is not a number from 1 to 65535");
-            }
-            throw new IllegalArgumentException("no host");
-        }
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        return host;
-    }
-
-    private static int portOf(URI uri, String text, String scheme) {
-        int port = uri.getPort();
+    private static int portOf(int port, String scheme) {
         if (port == -1) {
             if (scheme.equals("tcp") || scheme.equals("tls")) {
                 throw new IllegalArgumentException("a " + scheme + ":// target needs a port");
             }
             return scheme.equals("https") ? 443 : 80;
-        }
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("port '" + port + "' is not a number from 1 to 65535");
         }
         return port;
     }

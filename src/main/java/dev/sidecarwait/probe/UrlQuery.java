@@ -6,7 +6,7 @@ final class UrlQuery {
     private UrlQuery() {
     }
 
-    /** The value of {@code name} in a raw query (from a URI that parsed), decoded; "" when it has none, null when absent. */
+    /** The value of {@code name} in a raw query, percent-decoded; "" when it has none, null when absent. */
     static String value(String rawQuery, String name) {
         if (rawQuery == null) {
             return null;
@@ -14,9 +14,9 @@ final class UrlQuery {
         String found = null;
         for (String pair : rawQuery.split("&")) {
             int equals = pair.indexOf('=');
-            String key = LocalTargets.decoded(equals < 0 ? pair : pair.substring(0, equals));
+            String key = UrlParts.decoded(equals < 0 ? pair : pair.substring(0, equals));
             if (key.equals(name)) {
-                found = equals < 0 ? "" : LocalTargets.decoded(pair.substring(equals + 1));
+                found = equals < 0 ? "" : UrlParts.decoded(pair.substring(equals + 1));
             }
         }
         return found;
