@@ -1,11 +1,10 @@
 package dev.sidecarwait.probe;
 
 import dev.sidecarwait.dns.Literals;
-import java.net.IDN;
 
 /**
  * A URL's host and port, read as a resolver will use them, every refusal naming its fault: a name as DNS takes it
- * ('_' included, as Go and RFC 2181 allow), an internationalised name as its punycode (the JDK's IDNA), a dotted-quad
+ * ('_' included, as Go and RFC 2181 allow), an internationalised name as its punycode ({@link Punycode}), a dotted-quad
  * IPv4 address, or an IPv6 address in brackets with an optional zone written %25.
  */
 final class UrlHost {
@@ -82,15 +81,10 @@ final class UrlHost {
                 throw new IllegalArgumentException("the host '" + host + "' holds '" + c + "', which no host name holds");
             }
         }
-        String ascii = host;
-        if (!host.chars().allMatch(c -> c < 0x80)) {
-            try {
-                ascii = IDN.toASCII(host);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("the host '" + host + "' is not an internationalised name IDNA takes ("
-                        + e.getMessage() + ")");
-            }
+        if (host.length() > 253) {
+            throw new IllegalArgumentException("the host '" + host + "' is longer than DNS's 253 characters");
         }
+        String ascii = host.chars().allMatch(c -> c < 0x80) ? host : Punycode.toAscii(host);
         checkLabels(host, ascii);
         return ascii;
     }
