@@ -13,7 +13,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.net.URI;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -159,11 +158,10 @@ public final class PlainHttp {
     /** The target a Location header points at, resolved against the current URL; null when it is not HTTP(S). */
     static Target.Http redirectTarget(Target.Http from, String location) {
         try {
-            String host = from.host().contains(":") ? "[" + from.host() + "]" : from.host();
-            URI resolved = new URI((from.tls().tls() ? "https://" : "http://") + host + ":" + from.port() + from.path())
-                    .resolve(location.trim());
-            return Target.parse(resolved.toString()) instanceof Target.Http http ? http : null;
-        } catch (IllegalArgumentException | java.net.URISyntaxException notPlainHttp) {
+            String host = from.host().contains(":") ? "[" + from.host().replace("%", "%25") + "]" : from.host();
+            String base = (from.tls().tls() ? "https://" : "http://") + host + ":" + from.port() + from.path();
+            return Target.parse(UrlParts.resolved(base, location.trim())) instanceof Target.Http http ? http : null;
+        } catch (IllegalArgumentException notPlainHttp) {
             return null;
         }
     }

@@ -22,13 +22,25 @@ final class Punycode {
             if (!ascii.isEmpty()) {
                 ascii.append('.');
             }
-            ascii.append(label.chars().allMatch(c -> c < 0x80) ? label : "xn--" + encode(mapped(label, host)));
+            ascii.append(isAscii(label) ? label : "xn--" + encode(mapped(label, host)));
         }
         return ascii.toString();
     }
 
+    static boolean isAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static int[] mapped(String label, String host) {
-        int[] points = label.codePoints().map(Character::toLowerCase).toArray();
+        int[] points = new int[label.codePointCount(0, label.length())];
+        for (int i = 0, at = 0; i < points.length; at += Character.charCount(label.codePointAt(at)), i++) {
+            points[i] = Character.toLowerCase(label.codePointAt(at));
+        }
         for (int i = 0; i < points.length; i++) {
             int type = Character.getType(points[i]);
             boolean mark = type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK

@@ -84,7 +84,7 @@ final class UrlHost {
         if (host.length() > 253) {
             throw new IllegalArgumentException("the host '" + host + "' is longer than DNS's 253 characters");
         }
-        String ascii = host.chars().allMatch(c -> c < 0x80) ? host : Punycode.toAscii(host);
+        String ascii = Punycode.isAscii(host) ? host : Punycode.toAscii(host);
         checkLabels(host, ascii);
         return ascii;
     }

@@ -39,8 +39,10 @@ final class UrlParts {
     }
 
     static UrlParts of(String text) {
-        if (text.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-            throw new IllegalArgumentException("a URL holds no control characters");
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) < 0x20 || text.charAt(i) == 0x7f) {
+                throw new IllegalArgumentException("a URL holds no control characters");
+            }
         }
         String rest = text;
         String fragment = null;
@@ -112,5 +114,53 @@ final class UrlParts {
             }
         }
         return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@code reference} (a Location header) resolved against {@code base} (scheme://authority/path?query) as RFC 3986
+     * section 5.2 resolves it, dot segments removed, as Go's URL.ResolveReference does for the kubelet's redirects.
+     */
+    static String resolved(String base, String reference) {
+        if (reference.matches("[A-Za-z][A-Za-z0-9+.-]*:.*")) {
+            return reference;
+        }
+        UrlParts from = of(base);
+        String origin = from.scheme + "://" + from.authority;
+        if (reference.startsWith("//")) {
+            return from.scheme + ":" + reference;
+        }
+        String basePath = from.path.isEmpty() ? "/" : from.path;
+        if (reference.isEmpty() || reference.startsWith("#")) {
+            return origin + basePath + (from.query == null ? "" : "?" + from.query);
+        }
+        if (reference.startsWith("?")) {
+            return origin + basePath + reference;
+        }
+        int end = reference.length();
+        for (char stop : new char[] {'?', '#'}) {
+            end = reference.indexOf(stop) >= 0 ? Math.min(end, reference.indexOf(stop)) : end;
+        }
+        String path = reference.startsWith("/") ? reference.substring(0, end)
+                : basePath.substring(0, basePath.lastIndexOf('/') + 1) + reference.substring(0, end);
+        return origin + withoutDots(path) + reference.substring(end);
+    }
+
+    /** RFC 3986 section 5.2.4: "." and ".." segments taken away, never above the root. */
+    private static String withoutDots(String path) {
+        java.util.ArrayDeque<String> kept = new java.util.ArrayDeque<>();
+        String[] segments = path.split("/", -1);
+        for (int i = 1; i < segments.length; i++) {
+            boolean last = i == segments.length - 1;
+            if (segments[i].equals("..")) {
+                kept.pollLast();
+            } else if (!segments[i].equals(".")) {
+                kept.addLast(segments[i]);
+                continue;
+            }
+            if (last) {
+                kept.addLast("");
+            }
+        }
+        return "/" + String.join("/", kept);
     }
 }
