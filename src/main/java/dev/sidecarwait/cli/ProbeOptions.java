@@ -24,7 +24,8 @@ final class ProbeOptions {
                     + "dns://NAME (it resolves through the pod's DNS); in the pod itself, file:///PATH (a file another "
                     + "container writes, readable), unix:///PATH (a Unix socket that accepts), "
                     + "http+unix://%%2FSOCKET%%2FPATH/readiness/path, postgres:///DB?host=/SOCKET-DIRECTORY. Repeat for several; all must be ready, each probed "
-                    + "on its own schedule. Env: SIDECAR_WAIT_URL (comma-separated). Default: the mesh's; for istio "
+                    + "on its own schedule. USER:PASSWORD@ in an http:// or https:// URL is sent as Basic authentication "
+                    + "and shown as ***. Env: SIDECAR_WAIT_URL (comma-separated). Default: the mesh's; for istio "
                     + "http://localhost:15020/healthz/ready, the agent's status port (pilot-agent wait's own default is "
                     + "15021, Envoy's health listener, which routes to 15020: both work).")
     List<Target> urls = new ArrayList<>();
