@@ -16,14 +16,15 @@ import java.util.List;
  * once the TLS 1.2 handshake is done, or (TLS 1.3, where the handshake's own records are application data too)
  * everything the server sends once the client has sent its first encrypted record, its Finished: the session tickets
  * and the response (records are read by their 5-byte header: RFC 8446 5.1). Or it sends a record longer than TLS
- * allows (RFC 8446 5.1: 2^14 bytes of plaintext, a little more encrypted). It ends no
+ * allows (RFC 8446 5.1: 2^14 bytes of plaintext, a little more encrypted), or answers with zero-length handshake records
+ * without end (which RFC 8446 5.1 forbids), a thousand every millisecond or so. It ends no
  * connection of its own accord but after a fatal alert, as TLS servers do: the client must.
  */
 public final class HostilePeer implements AutoCloseable {
 
     /** How it behaves. */
-    public enum Mode { SILENT, GARBAGE, RESET, ALERT, UNKNOWN_ALERT, OVERSIZED_RECORD, DRIP_ALL, DRIP_AFTER_HANDSHAKE,
-        DRIP_AFTER_CLIENT_FINISHED }
+    public enum Mode { SILENT, GARBAGE, RESET, ALERT, UNKNOWN_ALERT, OVERSIZED_RECORD, ZERO_LENGTH_RECORDS, DRIP_ALL,
+        DRIP_AFTER_HANDSHAKE, DRIP_AFTER_CLIENT_FINISHED }
 
     public static final long DRIP_MILLIS = 400;
 
@@ -104,6 +105,20 @@ public final class HostilePeer implements AutoCloseable {
                     out.write(record);
                     out.flush();
                     in.transferTo(OutputStream.nullOutputStream());
+                }
+                case ZERO_LENGTH_RECORDS -> {
+                    in.read(new byte[512]);
+                    byte[] records = new byte[5 * 1000];
+                    for (int i = 0; i < records.length; i += 5) {
+                        records[i] = 0x16; // a handshake record, TLS 1.2's version, no bytes
+                        records[i + 1] = 0x03;
+                        records[i + 2] = 0x03;
+                    }
+                    while (true) {
+                        out.write(records);
+                        out.flush();
+                        Thread.sleep(1);
+                    }
                 }
                 case DRIP_ALL, DRIP_AFTER_HANDSHAKE, DRIP_AFTER_CLIENT_FINISHED -> between(client, in, out);
             }

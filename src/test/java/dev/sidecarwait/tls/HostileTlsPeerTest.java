@@ -94,7 +94,7 @@ class HostileTlsPeerTest {
     @Test
     void garbageAResetOrAnAlertAtOnceEndsEachAttemptWithItsReason() throws Exception {
         for (HostilePeer.Mode mode : List.of(HostilePeer.Mode.GARBAGE, HostilePeer.Mode.RESET, HostilePeer.Mode.ALERT,
-                HostilePeer.Mode.UNKNOWN_ALERT, HostilePeer.Mode.OVERSIZED_RECORD)) {
+                HostilePeer.Mode.UNKNOWN_ALERT, HostilePeer.Mode.OVERSIZED_RECORD, HostilePeer.Mode.ZERO_LENGTH_RECORDS)) {
             try (HostilePeer peer = new HostilePeer(mode, 0)) {
                 Timed run = waitOn(everyScheme(peer.port), "2s");
                 assertEquals(1, run.result().exit(), mode + ": " + run.result().err());
@@ -146,6 +146,33 @@ class HostileTlsPeerTest {
                     "--key", client.key().toString());
             assertEquals(1, run.result().exit(), run.result().err());
             assertWithin(Duration.ofSeconds(3), run);
+        }
+    }
+
+    /**
+     * A TLS 1.3 server (openssl s_server) that follows its handshake with session tickets without end, before it reads
+     * the request: a tls:// wait is ready at its handshake, an https:// one ends each attempt at the request timeout.
+     */
+    @Test
+    void sessionTicketsStreamedWithoutEndHoldNothingPastTheRequestTimeout() throws Exception {
+        TestCa.Issued server = ca.server("localhost", "DNS:localhost");
+        int port = RealServer.freePort();
+        Path out = Files.createTempFile(dir, "s_server", ".txt");
+        Process streaming = new ProcessBuilder("openssl", "s_server", "-accept", "127.0.0.1:" + port, "-cert",
+                server.cert().toString(), "-key", server.key().toString(), "-tls1_3", "-num_tickets", "100000000", "-www")
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            SidecarWaitProcess.awaitText(out, "ACCEPT");
+            Timed tls = waitOn(List.of("tls://localhost:" + port), "3s");
+            assertEquals(0, tls.result().exit(), tls.result().err());
+            assertWithin(Duration.ofSeconds(3), tls);
+            Timed https = waitOn(List.of("https://localhost:" + port + "/"), "3s");
+            assertEquals(1, https.result().exit(), https.result().err());
+            assertWithin(Duration.ofSeconds(3), https);
+            assertTrue(https.result().err().contains("request timed out after 1000 ms")
+                    || https.result().err().contains("no answer before the overall timeout"), https.result().err());
+        } finally {
+            SidecarWaitProcess.endTree(streaming);
         }
     }
 
