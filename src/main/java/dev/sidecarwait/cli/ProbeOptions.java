@@ -62,11 +62,24 @@ final class ProbeOptions {
         return targetList(env, name, Target::parse);
     }
 
-    /** As {@link #targetList(Env, String)}, each read by {@code parser} (its message says what is wrong). */
+    /**
+     * As {@link #targetList(Env, String)}, each read by {@code parser} (its message says what is wrong). A piece
+     * that ends a URL's user information belongs to the one before it, a host still unfinished: a ',' in a password
+     * ("http://u:pa,ss@host/").
+     */
     static List<Target> targetList(Env env, String name, Function<String, Target> parser) {
         List<Target> targets = env.parse(name, value -> {
             List<Target> parsed = new ArrayList<>();
-            for (String item : value.split(",")) {
+            List<String> items = new ArrayList<>();
+            for (String piece : value.split(",", -1)) {
+                if (!items.isEmpty() && items.get(items.size() - 1).strip().matches("[A-Za-z][A-Za-z0-9+.-]*://[^/?#@]*")
+                        && piece.matches("[^/?#]*@.*")) {
+                    items.set(items.size() - 1, items.get(items.size() - 1) + "," + piece);
+                } else {
+                    items.add(piece);
+                }
+            }
+            for (String item : items) {
                 if (!item.isBlank()) {
                     try {
                         parsed.add(parser.apply(item.trim()));

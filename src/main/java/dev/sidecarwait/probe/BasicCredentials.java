@@ -43,6 +43,16 @@ public final class BasicCredentials {
     }
 
     @Override
+    public boolean equals(Object other) {
+        return other instanceof BasicCredentials basic && basic.header.equals(header);
+    }
+
+    @Override
+    public int hashCode() {
+        return header.hashCode();
+    }
+
+    @Override
     public String toString() {
         return "Basic ***";
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -125,6 +126,15 @@ class BadInputTest {
         assertEquals(2, run.exit(), run.err());
         assertTrue(run.err().contains(name) && run.err().contains("URL here sends no user or password"), run.err());
         assertTrue(!run.err().contains("s3cret"), run.err());
+    }
+
+    /** A ',' in a password does not cut SIDECAR_WAIT_URL's list there, nor does a refusal print the password's first part. */
+    @Test
+    void aCommaInAPasswordInTheUrlVariableStaysInThePassword() {
+        CliRun run = CliRun.run(Map.of("SIDECAR_WAIT_URL", "http://app:s3c,ret@localhost:0/,tcp://localhost:1"), "wait");
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("'http://***@localhost:0/': port '0' is not a number from 1 to 65535"), run.err());
+        assertTrue(!run.err().contains("s3c") && !run.err().contains("ret@"), run.err());
     }
 
     /** Every word-valued setting refuses in one wording, lower case as typed, whether a flag or its variable. */
