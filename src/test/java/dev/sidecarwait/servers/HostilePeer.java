@@ -17,14 +17,17 @@ import java.util.List;
  * everything the server sends once the client has sent its first encrypted record, its Finished: the session tickets
  * and the response (records are read by their 5-byte header: RFC 8446 5.1). Or it sends a record longer than TLS
  * allows (RFC 8446 5.1: 2^14 bytes of plaintext, a little more encrypted), or answers with zero-length handshake records
- * without end (which RFC 8446 5.1 forbids), a thousand every millisecond or so. It ends no
+ * without end (which RFC 8446 5.1 forbids), a thousand every millisecond or so. Or, a fuzzer of the client's engine
+ * on the real process, it passes the real server's bytes on with a few of them changed, a different few on each
+ * connection (seeded by the connection's number): in TLS 1.2 the ServerHello, the certificates and the key exchange
+ * arrive in the clear, so the client's parsers of all three meet every kind of damage. It ends no
  * connection of its own accord but after a fatal alert, as TLS servers do: the client must.
  */
 public final class HostilePeer implements AutoCloseable {
 
     /** How it behaves. */
     public enum Mode { SILENT, GARBAGE, RESET, ALERT, UNKNOWN_ALERT, OVERSIZED_RECORD, ZERO_LENGTH_RECORDS, DRIP_ALL,
-        DRIP_AFTER_HANDSHAKE, DRIP_AFTER_CLIENT_FINISHED }
+        DRIP_AFTER_HANDSHAKE, DRIP_AFTER_CLIENT_FINISHED, MUTATE }
 
     public static final long DRIP_MILLIS = 400;
 
@@ -39,6 +42,7 @@ public final class HostilePeer implements AutoCloseable {
     private final ServerSocket listener;
     private final List<Socket> open = new ArrayList<>();
     private final Thread acceptor;
+    private final java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
 
     /** {@code upstream}: the real TLS server's port, for the DRIP modes (else 0). */
     public HostilePeer(Mode mode, int upstream) throws IOException {
@@ -120,7 +124,7 @@ public final class HostilePeer implements AutoCloseable {
                         Thread.sleep(1);
                     }
                 }
-                case DRIP_ALL, DRIP_AFTER_HANDSHAKE, DRIP_AFTER_CLIENT_FINISHED -> between(client, in, out);
+                case DRIP_ALL, DRIP_AFTER_HANDSHAKE, DRIP_AFTER_CLIENT_FINISHED, MUTATE -> between(client, in, out);
             }
         } catch (IOException | InterruptedException ended) {
             // the client went away, or the peer was closed
@@ -153,6 +157,10 @@ public final class HostilePeer implements AutoCloseable {
         up.setDaemon(true);
         up.start();
         InputStream back = server.getInputStream();
+        if (mode == Mode.MUTATE) {
+            mutated(back, out, new java.util.Random(connections.incrementAndGet()));
+            return;
+        }
         boolean dripping = mode == Mode.DRIP_ALL;
         while (true) {
             byte[] header = back.readNBytes(5);
@@ -176,6 +184,49 @@ public final class HostilePeer implements AutoCloseable {
                 Thread.sleep(DRIP_MILLIS);
             }
         }
+    }
+
+    /** How many connections the peer has taken. */
+    public int connections() {
+        return connections.get();
+    }
+
+    /**
+     * The server's bytes, one to four of its first flight (what its first read brings) changed: a bit flipped, or set
+     * to 0x00, 0xff or anything. Only inside records, never their 5-byte headers, whose version field a client may
+     * rightly ignore (RFC 8446 5.1): every change then breaks the handshake, and no attempt can pass.
+     */
+    private static void mutated(InputStream back, OutputStream out, java.util.Random random) throws IOException {
+        byte[] buffer = new byte[16384];
+        for (int n, reads = 0; (n = back.read(buffer)) > 0; reads++) {
+            for (int changes = reads == 0 ? 1 + random.nextInt(4) : 0; changes > 0; changes--) {
+                int i = insideRecord(buffer, n, random.nextInt(n));
+                byte changed = switch (random.nextInt(4)) {
+                    case 0 -> (byte) (buffer[i] ^ (1 << random.nextInt(8)));
+                    case 1 -> 0;
+                    case 2 -> (byte) 0xff;
+                    default -> (byte) random.nextInt(256);
+                };
+                buffer[i] = changed != buffer[i] ? changed : (byte) (buffer[i] ^ 1); // always a change
+            }
+            out.write(buffer, 0, n);
+            out.flush();
+        }
+    }
+
+    /**
+     * {@code at}, or the first byte after it that is in no record header and no ChangeCipherSpec (TLS 1.3's is a
+     * compatibility no-op outside the transcript); records walked by their lengths from 0.
+     */
+    private static int insideRecord(byte[] bytes, int n, int at) {
+        for (int start = 0; start + 5 < n; start += 5 + ((bytes[start + 3] & 0xff) << 8 | bytes[start + 4] & 0xff)) {
+            int end = start + 5 + ((bytes[start + 3] & 0xff) << 8 | bytes[start + 4] & 0xff);
+            if (at < end && bytes[start] != 20) {
+                return Math.min(Math.max(at, start + 5), n - 1);
+            }
+            at = Math.max(at, end);
+        }
+        return Math.min(at, n - 1);
     }
 
     private synchronized void track(Socket socket) {

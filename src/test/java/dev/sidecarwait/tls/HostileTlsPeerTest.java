@@ -64,8 +64,12 @@ class HostileTlsPeerTest {
     }
 
     private Timed waitOn(List<String> urls, String timeout, String... more) throws Exception {
+        return waitEvery("200ms", urls, timeout, more);
+    }
+
+    private Timed waitEvery(String period, List<String> urls, String timeout, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("wait", "--cacert", ca.cert.toString(), "--timeout", timeout,
-                "--request-timeout", "1s", "--period", "200ms"));
+                "--request-timeout", "1s", "--period", period));
         for (String url : urls) {
             args.addAll(List.of("--url", url));
         }
@@ -173,6 +177,26 @@ class HostileTlsPeerTest {
                     || https.result().err().contains("no answer before the overall timeout"), https.result().err());
         } finally {
             SidecarWaitProcess.endTree(streaming);
+        }
+    }
+
+    /**
+     * The engine fuzzed on the real process (the jar's JDK TLS, the binaries' Mbed TLS): a real server's handshake with
+     * a few bytes changed, differently on each of many attempts. Every attempt fails (the transcript no longer
+     * matches, or a parser refuses), none crashes the wait or outlives it, and the last line gives a reason.
+     */
+    @Test
+    void aServersHandshakeWithBytesChangedFailsEachAttemptAndNeverTheWait() throws Exception {
+        for (RealServer upstream : List.of(tls12, tls13)) {
+            try (HostilePeer peer = new HostilePeer(HostilePeer.Mode.MUTATE, upstream.port)) {
+                Timed run = waitEvery("20ms", List.of("https://localhost:" + peer.port + "/"), "5s");
+                assertEquals(1, run.result().exit(), run.result().err());
+                assertWithin(Duration.ofSeconds(5), run);
+                assertTrue(!run.result().err().contains("internal error") && !run.result().err().contains("Exception"),
+                        run.result().err());
+                assertTrue(peer.connections() >= (SidecarWaitProcess.NATIVE ? 40 : 15), "only " + peer.connections()
+                        + " handshakes: " + run.result().err());
+            }
         }
     }
 
