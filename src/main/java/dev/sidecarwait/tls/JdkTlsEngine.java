@@ -149,7 +149,7 @@ final class JdkTlsEngine implements TlsEngine {
      * Only an alert received is the server's: the JDK words its own ("(certificate_required) Empty server
      * certificate chain") without these words, and those stay this side's (sun/security/ssl/Alert.java).
      */
-    private static TlsException failure(SSLException e) {
+    static TlsException failure(SSLException e) {
         String message = String.valueOf(e.getMessage());
         String prefix = "Received fatal alert: ";
         int at = message.indexOf(prefix);
