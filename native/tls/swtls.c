@@ -81,20 +81,23 @@ static int note_extension(void *ctx, mbedtls_x509_crt const *crt, mbedtls_x509_b
     return 0;
 }
 
-/* One trusted certificate (DER). A certificate the library cannot parse (an algorithm left out) is skipped by the
- * caller, as OpenSSL skips what it cannot read in a bundle; so is a CA with name constraints (1), which the library
- * would otherwise trust without them. */
-int swtls_trust_add(swtls_trust *t, const unsigned char *der, size_t len) {
+/* Whether a certificate (DER) has name constraints: 1, 0, or the library's error when it cannot be parsed. */
+static int name_constrained(const unsigned char *der, size_t len) {
     mbedtls_x509_crt one;
     int constrained = 0;
     mbedtls_x509_crt_init(&one);
     int r = mbedtls_x509_crt_parse_der_with_ext_cb(&one, der, len, 0, note_extension, &constrained);
     mbedtls_x509_crt_free(&one);
+    return r != 0 ? r : constrained;
+}
+
+/* One trusted certificate (DER). A certificate the library cannot parse (an algorithm left out) is skipped by the
+ * caller, as OpenSSL skips what it cannot read in a bundle; so is a CA with name constraints (1), which the library
+ * would otherwise trust without them. */
+int swtls_trust_add(swtls_trust *t, const unsigned char *der, size_t len) {
+    int r = name_constrained(der, len);
     if (r != 0) {
         return r;
-    }
-    if (constrained) {
-        return 1;
     }
     r = mbedtls_x509_crt_parse_der(&t->ca, der, len);
     if (r == 0) {
@@ -139,9 +142,14 @@ static int send_to_buffer(void *ctx, const unsigned char *buf, size_t len) {
 }
 
 /* Called by the library for each certificate of the server's chain as verified, the leaf (depth 0) last, with that
- * certificate's own flags, which are left as the library found them. */
+ * certificate's own flags, which are left as the library found them but for a CA's name constraints. */
 static int note_verified(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags) {
     swtls_conn *c = ctx;
+    /* A CA's name constraints the library cannot check (it skips them when not critical, refuses them when
+     * critical): the chain is refused rather than trusted without them. */
+    if (depth > 0 && name_constrained(crt->raw.p, crt->raw.len) != 0) {
+        *flags |= MBEDTLS_X509_BADCERT_OTHER;
+    }
     if (*flags & (MBEDTLS_X509_BADCERT_EXPIRED | MBEDTLS_X509_BADCERT_FUTURE)) {
         c->dated = crt;
         c->dated_depth = depth;

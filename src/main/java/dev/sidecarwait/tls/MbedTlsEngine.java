@@ -152,8 +152,8 @@ final class MbedTlsEngine implements TlsEngine {
         if ((flags & (0x0800 | 0x1000)) != 0) {
             return "its key usage does not allow a TLS server";
         }
-        if ((flags & 0x0100) != 0) {
-            return "the chain breaks a CA's constraint (an issuer that is not a CA, a path length, a name constraint)";
+        if ((flags & 0x0100) != 0) { // set by swtls.c alone, for a CA's name constraints
+            return "a CA in the chain limits its names (name constraints), which this client cannot check: refused";
         }
         return "Mbed TLS verify flags 0x" + Integer.toHexString(flags);
     }

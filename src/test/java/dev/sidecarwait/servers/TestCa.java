@@ -14,6 +14,35 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TestCa {
 
+    /**
+     * A CA under this one ("CN=name", EC P-256, a day), its v3 extensions a CA's and these more lines of openssl's
+     * configuration ("nameConstraints = permitted;DNS:example.com", not critical unless it says so).
+     */
+    public TestCa intermediate(String name, String extensions) throws IOException, InterruptedException {
+        TestCa ica = new TestCa(dir, name);
+        Path csr = dir.resolve(fileName(name) + "-ca.csr");
+        Path config = dir.resolve(fileName(name) + "-ca.ext");
+        Files.writeString(config, "basicConstraints = critical, CA:TRUE\nkeyUsage = critical, keyCertSign, cRLSign\n"
+                + extensions + "\n");
+        openssl(dir, "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                ica.key.toString(), "-out", csr.toString(), "-subj", "/CN=" + name);
+        openssl(dir, "x509", "-req", "-in", csr.toString(), "-CA", cert.toString(), "-CAkey", key.toString(),
+                "-set_serial", String.valueOf(1000 + serial++), "-days", "1", "-sha256", "-extfile", config.toString(),
+                "-out", ica.cert.toString());
+        return ica;
+    }
+
+    /** {@code leaf} as a server presents it with the CAs above it (leaf first, then each CA's certificate). */
+    public static Issued chain(Issued leaf, TestCa... above) throws IOException {
+        Path chain = Path.of(leaf.cert() + ".chain");
+        StringBuilder pem = new StringBuilder(Files.readString(leaf.cert()));
+        for (TestCa ca : above) {
+            pem.append(Files.readString(ca.cert));
+        }
+        Files.writeString(chain, pem);
+        return new Issued(chain, leaf.key());
+    }
+
     /** A certificate and its key, PEM files. */
     public record Issued(Path cert, Path key) {
     }
