@@ -181,21 +181,28 @@ class X509LimboTest {
             mount --bind "$LIMBO/hosts" /etc/hosts || exit 98
             # s_server ends at the end of its input: it reads a pipe held open, never written
             mkfifo "$LIMBO/quiet" && exec 3<>"$LIMBO/quiet" || exit 97
-            while IFS='|' read -r id host address port dir; do
-              openssl s_server -accept "$address:$port" -cert "$dir/peer.pem" -key "$dir/key.pem" \\
-                $( [ -s "$dir/chain.pem" ] && echo -cert_chain "$dir/chain.pem" ) -naccept 1 <&3 >"$dir/server.out" 2>&1 &
-              server=$!
-              for i in $(seq 200); do grep -q '^ACCEPT' "$dir/server.out" && break; kill -0 $server 2>/dev/null || break; sleep 0.02; done
-              if ! grep -q '^ACCEPT' "$dir/server.out"; then
-                echo "$id|server|$(grep -m1 -v '^Using' "$dir/server.out" | tr -d '\\r|')" >> "$LIMBO/results"
-                kill $server 2>/dev/null; wait $server 2>/dev/null; continue
-              fi
-              "$@" check --mesh envoy --admin-url none --request-timeout 20s --cacert "$dir/roots.pem" \\
-                --url "tls://$host:$port" >"$dir/client.out" 2>&1
-              code=$?
-              echo "$id|$code|$(grep -m1 'tls://' "$dir/client.out" | tr -s ' ' | tr -d '|')" >> "$LIMBO/results"
-              kill $server 2>/dev/null; wait $server 2>/dev/null
-            done < "$LIMBO/cases"
+            # two lanes, the cases taken in turn: each case has its own port and directory, each result is one short line
+            tool=("$@")
+            lane() {
+              while IFS='|' read -r id host address port dir; do
+                openssl s_server -accept "$address:$port" -cert "$dir/peer.pem" -key "$dir/key.pem" \\
+                  $( [ -s "$dir/chain.pem" ] && echo -cert_chain "$dir/chain.pem" ) -naccept 1 <&3 >"$dir/server.out" 2>&1 &
+                server=$!
+                for i in $(seq 200); do grep -q '^ACCEPT' "$dir/server.out" && break; kill -0 $server 2>/dev/null || break; sleep 0.02; done
+                if ! grep -q '^ACCEPT' "$dir/server.out"; then
+                  echo "$id|server|$(grep -m1 -v '^Using' "$dir/server.out" | tr -d '\\r|')" >> "$LIMBO/results"
+                  kill $server 2>/dev/null; wait $server 2>/dev/null; continue
+                fi
+                "${tool[@]}" check --mesh envoy --admin-url none --request-timeout 20s --cacert "$dir/roots.pem" \\
+                  --url "tls://$host:$port" >"$dir/client.out" 2>&1
+                code=$?
+                echo "$id|$code|$(grep -m1 'tls://' "$dir/client.out" | tr -s ' ' | tr -d '|')" >> "$LIMBO/results"
+                kill $server 2>/dev/null; wait $server 2>/dev/null
+              done < "$1"
+            }
+            awk 'NR % 2 == 1' "$LIMBO/cases" > "$LIMBO/cases.odd"
+            awk 'NR % 2 == 0' "$LIMBO/cases" > "$LIMBO/cases.even"
+            lane "$LIMBO/cases.odd" & lane "$LIMBO/cases.even" & wait
             """;
 
     private record Verdict(String code, String line) {
