@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class PackageLayersTest {
 
-    private static final List<String> BOTTOM_UP = List.of("sockets", "wire", "dns", "tls", "grpc", "probe", "mesh", "output", "check", "drain",
+    private static final List<String> BOTTOM_UP = List.of("sockets", "wire", "dns", "tls", "grpc", "probe", "kube", "mesh", "output", "check", "drain",
             "process", "startup", "nativeimage", "cli");
     /** An import, or a name written out in full. */
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.sidecarwait\\.([a-z]+)\\.[A-Z]");

@@ -1,5 +1,6 @@
 package dev.sidecarwait.check;
 
+import dev.sidecarwait.kube.ApiServer;
 import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.probe.ExpectedStatus;
@@ -22,7 +23,7 @@ import java.util.List;
  */
 public record CheckPlan(Mesh preset, boolean auto, List<Target> given, ExpectedStatus status, AdminApi admin,
                         Duration requestTimeout, Output output, boolean watch, Duration every, Duration atMost,
-                        boolean verbose, TlsSettings tls) {
+                        boolean verbose, TlsSettings tls, ApiServer kube) {
 
     /** Where each look's report goes: text for people, JSON for scripts, or nowhere (the exit code says it). */
     public enum Output { TEXT, JSON, NONE }

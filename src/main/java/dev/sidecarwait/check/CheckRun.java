@@ -1,6 +1,8 @@
 package dev.sidecarwait.check;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.dns.Resolver;
+import dev.sidecarwait.kube.KubeProber;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.mesh.MeshDefaults;
@@ -8,6 +10,7 @@ import dev.sidecarwait.mesh.PodMesh;
 import dev.sidecarwait.output.CheckReport;
 import dev.sidecarwait.probe.NetworkProber;
 import dev.sidecarwait.probe.ProbeResult;
+import dev.sidecarwait.probe.Prober;
 import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.wire.Timeout;
 import java.io.IOException;
@@ -70,14 +73,15 @@ public final class CheckRun {
 
     private CheckReport look(PodMesh pod, EnvoyAdmin envoy, long deadline) {
         List<Target> targets = MeshDefaults.targets(plan.given(), pod.mesh());
-        NetworkProber prober = new NetworkProber(clock, MeshDefaults.expectedStatus(plan.status(), pod.mesh()), plan.tls());
+        NetworkProber network = new NetworkProber(clock, MeshDefaults.expectedStatus(plan.status(), pod.mesh()), plan.tls());
+        Prober prober = plan.kube() == null ? network : new KubeProber(network, plan.kube(), clock, Resolver.ofSystem(clock), false);
         // Envoy is asked why only about Envoy: a check of dependencies alone has no proxy to explain, unless asked.
         boolean askEnvoy = plan.verbose() || plan.admin().given()
                 || pod.mesh() != null && targets.stream().anyMatch(pod.mesh()::ownEndpoint);
         Target.Http admin = askEnvoy ? plan.admin().forMesh(pod.mesh()) : null;
         List<ProbeResult> results = new ArrayList<>();
         for (Target target : targets) {
-            ProbeResult result = prober.explained(prober.probe(target, within(deadline)), within(deadline));
+            ProbeResult result = network.explained(prober.probe(target, within(deadline)), within(deadline));
             String unanswered = pod.unanswered(result);
             results.add(unanswered.isEmpty() ? result : new ProbeResult(result.target(), false, 0,
                     result.detail() + unanswered, result.bodyLine(), result.latency()));

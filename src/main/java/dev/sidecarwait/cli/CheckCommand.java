@@ -72,6 +72,6 @@ final class CheckCommand implements Subcommand {
         AdminApi admin = probe.admin.settle(env);
         return new CheckPlan(choice.preset(), choice == MeshOption.Choice.AUTO, given, probe.givenStatus(env),
                 admin, probe.requestTimeout(env), to, watch, period, timeout, verbose,
-                probe.tls.settle(env, TlsOptions.urls(given, admin, List.of())));
+                probe.tls.settle(env, TlsOptions.urls(given, admin, List.of())), KubeSettings.settle(given, env, false));
     }
 }

@@ -191,7 +191,9 @@ final class WaitCommand implements Subcommand {
                 env.isTrue("SIDECAR_WAIT_DISABLED"), allowPostStart || env.isTrue(PostStartGuard.VARIABLE),
                 supervised.supervised(), supervised.by(), quitGiven, quitSidecar,
                 QuitOptions.timeout("--quit-timeout", quitTimeout, env), supervised.onStop(), supervised.onStopBy(),
-                List.copyOf(command), probe.tls.settle(env, TlsOptions.urls(given, admin, quitGiven)));
+                List.copyOf(command), probe.tls.settle(env, TlsOptions.urls(given, admin, quitGiven)), null);
+        plan = plan.withKube(KubeSettings.settle(given, env, plan.disabled()
+                || plan.skipOutside() && env.get("KUBERNETES_SERVICE_HOST") == null));
         if (!command.isEmpty() && !spec.commandLine().getParseResult().originalArgs().contains("--")) {
             throw new UsageError("unexpected argument '" + command.get(0)
                     + "'; put the command to run after --, e.g. sidecar-wait wait -- start-app --flag");

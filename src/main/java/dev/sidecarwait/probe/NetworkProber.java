@@ -72,6 +72,9 @@ public final class NetworkProber implements Prober {
         if (target instanceof Target.Listening listening) {
             return listening(listening, start);
         }
+        if (target instanceof Target.Kube) {
+            throw new IllegalStateException("a k8s:// target is asked of the API server (kube/KubeProber), not probed here");
+        }
         if (target instanceof Target.InPod || onSocket(target)) {
             return local(target, start, deadline, timeout);
         }

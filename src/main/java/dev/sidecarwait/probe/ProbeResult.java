@@ -7,13 +7,19 @@ import java.util.List;
 /**
  * One look at one target. {@code status} is the HTTP status (0 when there was no HTTP answer), {@code detail}
  * why it is not ready (empty when ready), {@code bodyLine} the first line of the response body, {@code addresses}
- * what the target's name resolved to (empty when it did not, or was not looked up).
+ * what the target's name resolved to (empty when it did not, or was not looked up). {@code failedForGood}: the target
+ * will never be ready (a Job that has failed): the wait ends at once.
  */
 public record ProbeResult(Target target, boolean ready, int status, String detail, String bodyLine, Duration latency,
-                          List<InetAddress> addresses) {
+                          List<InetAddress> addresses, boolean failedForGood) {
 
     public ProbeResult {
         addresses = List.copyOf(addresses);
+    }
+
+    public ProbeResult(Target target, boolean ready, int status, String detail, String bodyLine, Duration latency,
+                       List<InetAddress> addresses) {
+        this(target, ready, status, detail, bodyLine, latency, addresses, false);
     }
 
     public ProbeResult(Target target, boolean ready, int status, String detail, String bodyLine, Duration latency) {

@@ -10,10 +10,10 @@ import java.util.Locale;
  * accepted), a TLS server (ready = a verified handshake), or a server that must answer its own protocol (redis://,
  * postgres://, mysql://, grpc://, kafka://, amqp://, nats://); a file another container writes (file://), a Unix
  * socket (unix://), and HTTP or PostgreSQL over one. https://, rediss://, grpcs:// and amqps:// are their plain
- * scheme's probe over TLS; postgres:// takes libpq's sslmode.
+ * scheme's probe over TLS; postgres:// takes libpq's sslmode. k8s:// is an object of the pod's own cluster.
  */
 public sealed interface Target permits Target.Http, Target.Tcp, Target.Tls, Target.Server, Target.Listening, Target.Dns,
-        Target.InPod {
+        Target.InPod, Target.Kube {
 
     String host();
 
@@ -163,8 +163,29 @@ public sealed interface Target permits Target.Http, Target.Tcp, Target.Tls, Targ
         }
     }
 
+    /**
+     * An object of the pod's own cluster, asked of its API server (k8s://job/migrate): ready as its kind says (a Job
+     * complete, a Service with ready endpoints, a rollout done, pods Ready) or as its condition says.
+     */
+    record Kube(KubeQuery query, String text) implements Target {
+        @Override
+        public String host() {
+            return "";
+        }
+
+        @Override
+        public int port() {
+            return 0;
+        }
+
+        @Override
+        public String kind() {
+            return "k8s";
+        }
+    }
+
     String SCHEMES = "http://, https://, tcp://, tls://, dns://, file://, unix://, http+unix://, redis://, rediss://, "
-            + "postgres://, mysql://, grpc://, grpcs://, kafka://, amqp://, amqps:// or nats://";
+            + "postgres://, mysql://, grpc://, grpcs://, kafka://, amqp://, amqps://, nats:// or k8s://";
 
     /** Whether the target speaks TLS (https://, tls://, rediss://, ... or a postgres:// sslmode other than disable). */
     default boolean usesTls() {

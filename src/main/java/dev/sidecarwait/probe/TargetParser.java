@@ -16,6 +16,9 @@ final class TargetParser {
         if (List.of("file", "unix", "http+unix").contains(scheme)) {
             return LocalTargets.parse(scheme, url, shown);
         }
+        if (scheme.equals("k8s") && credentials) {
+            return KubeTargets.parse(url, shown);
+        }
         Protocol protocol = Protocol.ofScheme(scheme);
         Protocol overTls = Protocol.ofTlsScheme(scheme);
         boolean known = List.of("http", "https", "tcp", "tls", "dns").contains(scheme) || protocol != null || overTls != null;

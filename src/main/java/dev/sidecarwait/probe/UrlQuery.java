@@ -21,4 +21,10 @@ final class UrlQuery {
         }
         return found;
     }
+
+    /** The names of a raw query's parameters, percent-decoded, in order. */
+    static java.util.List<String> names(String rawQuery) {
+        return rawQuery == null || rawQuery.isEmpty() ? java.util.List.of() : java.util.Arrays.stream(rawQuery.split("&"))
+                .map(pair -> UrlParts.decoded(pair.indexOf('=') < 0 ? pair : pair.substring(0, pair.indexOf('=')))).toList();
+    }
 }

@@ -16,7 +16,8 @@ import java.util.function.Consumer;
  * connection for the whole request timeout delays only itself, and the wait is ready at the slowest target's time
  * plus at most one period. No request may run past the overall deadline. The first target is probed on the calling
  * thread, each other one on a thread of its own. One Waiter per wait: it keeps the wait's progress, which another
- * thread may read at any time (a signal ends a wait midway).
+ * thread may read at any time (a signal ends a wait midway). A target that fails for good (a Job that failed) ends
+ * the wait: the others stop at their next attempt.
  */
 public final class Waiter {
 
@@ -65,6 +66,7 @@ public final class Waiter {
     private final Map<Target, ProbeResult> pending = new LinkedHashMap<>();
     private final Map<Target, Integer> attempts = new LinkedHashMap<>();
     private long start;
+    private volatile boolean failedForGood;
 
     public Waiter(Clock clock, Prober prober) {
         this.clock = clock;
@@ -124,7 +126,7 @@ public final class Waiter {
     private void schedule(Target target, long deadline, Duration period, Duration requestTimeout,
                           Consumer<ProbeResult> onFailedAttempt) throws InterruptedException {
         long attemptStart = clock.nanoTime();
-        while (true) {
+        while (!failedForGood) {
             long left = deadline - clock.nanoTime();
             if (left < Timeout.LEAST.toNanos()) {
                 // A request is given at least that long: with less left, one would run past the deadline and, cut
@@ -135,6 +137,10 @@ public final class Waiter {
             ProbeResult result = prober.probe(target, Timeout.within(requestTimeout, Duration.ofNanos(left)));
             record(target, result);
             if (result.ready()) {
+                return;
+            }
+            if (result.failedForGood()) {
+                failedForGood = true; // every other schedule ends at its next turn
                 return;
             }
             onFailedAttempt.accept(result);

@@ -1,5 +1,6 @@
 package dev.sidecarwait.startup;
 
+import dev.sidecarwait.kube.ApiServer;
 import dev.sidecarwait.mesh.AdminApi;
 import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.mesh.MeshDefaults;
@@ -20,12 +21,21 @@ import java.util.List;
  * @param continueOnTimeout --on-timeout continue: a timeout is a warning and exit 0
  * @param onStop what the supervised command gets for SIGTERM (--stop-signal); null: SIGTERM itself
  * @param onStopBy where {@code onStop} was set, for the log: the flag or the variable
+ * @param kube the API server k8s:// targets are asked of; null when there are none
  */
 public record WaitPlan(Mesh preset, boolean auto, Duration detectGrace, List<Target> given, ExpectedStatus givenStatus,
                 AdminApi admin, Duration requestTimeout, Duration total, Duration every,
                 boolean continueOnTimeout, boolean skipOutside, boolean disabled, boolean allowPostStart,
                 Boolean supervised, String supervisedBy, List<Target.Http> quitGiven, boolean quitSidecar,
-                Duration quitEach, StopSignal onStop, String onStopBy, List<String> command, TlsSettings tls) {
+                Duration quitEach, StopSignal onStop, String onStopBy, List<String> command, TlsSettings tls,
+                ApiServer kube) {
+
+    /** This plan, its k8s:// targets asked of {@code api}. */
+    public WaitPlan withKube(ApiServer api) {
+        return new WaitPlan(preset, auto, detectGrace, given, givenStatus, admin, requestTimeout, total, every,
+                continueOnTimeout, skipOutside, disabled, allowPostStart, supervised, supervisedBy, quitGiven, quitSidecar,
+                quitEach, onStop, onStopBy, command, tls, api);
+    }
 
     public List<Target> targets(Mesh found) {
         return MeshDefaults.targets(given, found);

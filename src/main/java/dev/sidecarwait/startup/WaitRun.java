@@ -1,6 +1,8 @@
 package dev.sidecarwait.startup;
 
 import dev.sidecarwait.Clock;
+import dev.sidecarwait.dns.Resolver;
+import dev.sidecarwait.kube.KubeProber;
 import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.mesh.Mesh;
@@ -172,7 +174,8 @@ public final class WaitRun {
         Awaited awaited = Awaited.of(targets, found.mesh());
         awaitedNow = awaited.subject();
         NetworkProber prober = new NetworkProber(clock, plan.expected(found.mesh()), plan.tls());
-        waiter = new Waiter(clock, prober);
+        KubeProber objects = plan.kube() == null ? null : new KubeProber(prober, plan.kube(), clock, Resolver.ofSystem(clock), true);
+        waiter = new Waiter(clock, objects == null ? prober : objects);
         log.info(awaited.waiting(Seconds.of(plan.total())) + Awaited.proves(found.mesh(), targets));
         if (plan.tls().insecure()) { // a plain wait runs none of this: each new stretch of code read costs resident pages
             String insecure = plan.tls().insecureWarning(plan.verifiedUrls(found.mesh()));
@@ -182,12 +185,25 @@ public final class WaitRun {
         }
         long deadline = clock.nanoTime() + plan.total().toNanos();
         EnvoyAdmin envoy = new EnvoyAdmin(clock, plan.tls());
-        Waiter.Outcome outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,
-                failed -> log.debug("Not ready yet: " + describe(failed, found)
-                        + explanation(envoy, admin, requestTimeout, deadline)));
+        Waiter.Outcome outcome;
+        try {
+            outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,
+                    failed -> log.debug("Not ready yet: " + describe(failed, found)
+                            + explanation(envoy, admin, requestTimeout, deadline)));
+        } finally {
+            if (objects != null) {
+                objects.close();
+            }
+        }
         if (outcome.ready()) {
             log.info(awaited.ready());
             return new Ended("ready", outcome, null, 0);
+        }
+        List<ProbeResult> failed = outcome.unready().stream().filter(ProbeResult::failedForGood).toList();
+        if (!failed.isEmpty()) {
+            log.error(failed.stream().map(result -> describe(result, found)).collect(Collectors.joining("; "))
+                    + ": it will not be ready, not waiting any longer");
+            return new Ended("NOT READY: " + failed.get(0).target().text() + " failed for good", outcome, null, 1);
         }
         outcome = new Waiter.Outcome(false, outcome.unready().stream().map(last -> prober.explained(last, Timeout.of(requestTimeout)))
                 .toList(), outcome.attempts(), outcome.elapsed());

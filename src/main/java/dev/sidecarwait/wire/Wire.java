@@ -49,6 +49,7 @@ public final class Wire {
     private int start;
     private int end;
     private long received;
+    private boolean ended;
 
     public Wire(Socket socket, long deadline, Clock clock, Timeout timeout, Peer peer) throws ProbeFailure {
         this(socket::setSoTimeout, input(socket), output(socket), deadline, clock, timeout, peer);
@@ -175,26 +176,55 @@ public final class Wire {
         deadline = Math.min(deadline, clock.nanoTime() + millis * 1_000_000);
     }
 
-    private boolean fill() throws ProbeFailure {
-        long left = clock.millisUntil(deadline);
-        if (left <= 0) {
-            throw timeout.failure();
+    /**
+     * For a connection kept open between exchanges (a watch): whether bytes, or the connection's end, come before
+     * {@code deadline}, false when nothing did; the reads that follow end by it too.
+     */
+    public boolean arrives(long deadline) throws ProbeFailure {
+        this.deadline = deadline;
+        if (start < end || ended) {
+            return true;
+        }
+        if (clock.millisUntil(deadline) <= 0) {
+            return false;
         }
         try {
-            if (readTimeout != null) {
-                readTimeout.within((int) Math.min(left, Integer.MAX_VALUE));
-            }
-            int n = in.read(buffer);
-            if (n < 0) {
-                return false;
-            }
-            start = 0;
-            end = n;
-            received += n;
+            receive(); // bytes, or the end
             return true;
+        } catch (SocketTimeoutException quiet) {
+            return false;
         } catch (IOException e) {
             throw failure(e);
         }
+    }
+
+    private boolean fill() throws ProbeFailure {
+        if (clock.millisUntil(deadline) <= 0) {
+            throw timeout.failure();
+        }
+        try {
+            return receive();
+        } catch (IOException e) {
+            throw failure(e);
+        }
+    }
+
+    private boolean receive() throws IOException {
+        if (ended) {
+            return false;
+        }
+        if (readTimeout != null) {
+            readTimeout.within((int) Math.min(clock.millisUntil(deadline), Integer.MAX_VALUE));
+        }
+        int n = in.read(buffer);
+        if (n < 0) {
+            ended = true;
+            return false;
+        }
+        start = 0;
+        end = n;
+        received += n;
+        return true;
     }
 
     private ProbeFailure failure(IOException e) {

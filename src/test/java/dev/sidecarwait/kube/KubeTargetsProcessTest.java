@@ -1,0 +1,128 @@
+package dev.sidecarwait.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sidecarwait.SidecarWaitProcess;
+import dev.sidecarwait.servers.KubeApi;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * k8s:// targets through the tool as a process (the jar, each native binary), against fabric8's Kubernetes mock
+ * server behind a TLS front (servers/KubeApi), with objects shaped as a 1.33 API server returns them.
+ */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class KubeTargetsProcessTest {
+
+    private Path dir;
+    private KubeApi api;
+
+    @BeforeAll
+    void apiServer() throws Exception {
+        dir = Files.createTempDirectory("kube-test");
+        api = KubeApi.start(dir);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        api.close();
+    }
+
+    @AfterEach
+    void clean() throws Exception {
+        api.answer((line, out) -> false);
+        Files.writeString(api.token, KubeApi.tokenFor("shop", "migrator", "first"));
+        for (String kind : List.of("jobs", "deployments", "endpointslices", "pods")) {
+            api.mock.clearExpectations();
+        }
+        api.client.batch().v1().jobs().inNamespace("shop").delete();
+        api.client.apps().deployments().inNamespace("shop").delete();
+        api.client.discovery().v1().endpointSlices().inNamespace("shop").delete();
+        api.client.pods().inNamespace("shop").delete();
+        api.requests.clear();
+    }
+
+    static String job(String name, String conditions, String counts) {
+        return "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"shop\"},"
+                + "\"spec\":{\"backoffLimit\":2,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":"
+                + "\"migrate\",\"image\":\"migrate:1\"}]}}},\"status\":{" + counts + (conditions.isEmpty() ? "" : ",\"conditions\":["
+                + conditions + "]") + "}}";
+    }
+
+    static String condition(String type, String reason, String message) {
+        return "{\"type\":\"" + type + "\",\"status\":\"True\",\"reason\":\"" + reason + "\",\"message\":\"" + message
+                + "\",\"lastTransitionTime\":\"2026-11-28T04:00:00Z\",\"lastProbeTime\":\"2026-11-28T04:00:00Z\"}";
+    }
+
+    Object put(String json) {
+        return api.client.resource(json).inNamespace("shop").createOr(existing -> existing.update());
+    }
+
+    /** Started, its stderr in a file; the caller waits for it. */
+    Process start(Map<String, String> env, Path err, String... args) throws Exception {
+        ProcessBuilder builder = SidecarWaitProcess.builder(args);
+        builder.environment().putAll(env);
+        builder.redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        return builder.start();
+    }
+
+    SidecarWaitProcess.Result run(String... args) throws Exception {
+        return SidecarWaitProcess.run(api.podEnv(), null, args);
+    }
+
+    @Test
+    void aJobThatCompletesDuringTheWaitEndsItWithOneListAndOneWatch() throws Exception {
+        put(job("migrate", "", "\"active\":1"));
+        Path err = dir.resolve("complete.err");
+        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://job/migrate", "--timeout", "40s", "--verbose");
+        SidecarWaitProcess.awaitText(err, "active 1, succeeded 0, failed 0");
+        put(job("migrate", condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods")
+                + "," + condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods"),
+                "\"succeeded\":1"));
+        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        String log = Files.readString(err, StandardCharsets.UTF_8);
+        assertEquals(0, wait.exitValue(), log);
+        assertEquals(1, api.count("/apis/batch/v1/namespaces/shop/jobs?fieldSelector"), api.requests.toString());
+        assertEquals(1, api.count("watch=1"), api.requests.toString());
+    }
+
+    @Test
+    void aJobThatFailedForGoodEndsTheWaitAtOnceWithItsReason() throws Exception {
+        put(job("migrate", condition("FailureTarget", "BackoffLimitExceeded", "Job has reached the specified backoff limit")
+                + "," + condition("Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit"), "\"failed\":3"));
+        Path termination = dir.resolve("failed.termination");
+        long start = System.nanoTime();
+        SidecarWaitProcess.Result wait = run("wait", "--url", "k8s://job/migrate", "--timeout", "40s",
+                "--termination-log", termination.toString());
+        assertEquals(1, wait.exit(), wait.err());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20), "waited on a failed Job");
+        assertTrue(wait.err().contains("BackoffLimitExceeded: Job has reached the specified backoff limit"), wait.err());
+        assertTrue(Files.readString(termination).contains("failed for good"), Files.readString(termination));
+    }
+
+    @Test
+    void aJobThatDoesNotExistIsWaitedForUnlessAbsentCountsAsDone() throws Exception {
+        Path termination = dir.resolve("absent.termination");
+        SidecarWaitProcess.Result waited = run("wait", "--url", "k8s://job/migrate", "--timeout", "2s",
+                "--termination-log", termination.toString());
+        assertEquals(1, waited.exit(), waited.err());
+        assertTrue(Files.readString(termination).contains("not found"), Files.readString(termination));
+        SidecarWaitProcess.Result absent = run("wait", "--url", "k8s://job/migrate?absent=ready", "--timeout", "20s");
+        assertEquals(0, absent.exit(), absent.err());
+        assertTrue(absent.err().contains("ready"), absent.err());
+    }
+}

@@ -1,0 +1,100 @@
+package dev.sidecarwait.servers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One watch served as the API server serves it over HTTP/1.1 (Kubernetes' "API Concepts", Efficient detection of
+ * changes): 200, chunked, one JSON event per line, from the resourceVersion asked for. The events come from fabric8's
+ * mock over its WebSocket watch; the changes since that version, which the mock does not replay, are sent first as
+ * MODIFIED events from a list, after the WebSocket is open, so that nothing falls between. The watch ends at its
+ * timeoutSeconds, with the last chunk, as the API server ends it.
+ */
+final class WatchRelay {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final KubernetesMockServer mock;
+    private final String target;
+
+    WatchRelay(KubernetesMockServer mock, String target) {
+        this.mock = mock;
+        this.target = target;
+    }
+
+    void serve(OutputStream out) throws Exception {
+        BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        String query = target.substring(target.indexOf('?') + 1);
+        String path = target.substring(0, target.indexOf('?'));
+        String selectors = String.join("&", java.util.Arrays.stream(query.split("&"))
+                .filter(pair -> pair.startsWith("fieldSelector=") || pair.startsWith("labelSelector=")).toList());
+        long since = Long.parseLong(parameter(query, "resourceVersion", "0"));
+        long seconds = Long.parseLong(parameter(query, "timeoutSeconds", "60"));
+        WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:"
+                + mock.getPort() + path + "?watch=true" + (selectors.isEmpty() ? "" : "&" + selectors)), new WebSocket.Listener() {
+                    private final StringBuilder text = new StringBuilder();
+
+                    @Override
+                    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+                        text.append(data);
+                        if (last) {
+                            events.add(text.toString());
+                            text.setLength(0);
+                        }
+                        webSocket.request(1);
+                        return null;
+                    }
+                }).get(10, TimeUnit.SECONDS);
+        try {
+            out.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            HttpResponse<String> list = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + mock.getPort() + path + (selectors.isEmpty() ? "" : "?" + selectors))).build(), HttpResponse.BodyHandlers.ofString());
+            for (JsonNode item : JSON.readTree(list.body()).path("items")) {
+                if (Long.parseLong(item.path("metadata").path("resourceVersion").asText("0")) > since) {
+                    chunk(out, "{\"type\":\"MODIFIED\",\"object\":" + JSON.writeValueAsString(item) + "}");
+                }
+            }
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (System.nanoTime() < end) {
+                String event = events.poll(100, TimeUnit.MILLISECONDS);
+                if (event != null) {
+                    chunk(out, event);
+                }
+            }
+            out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+        } finally {
+            socket.abort();
+        }
+    }
+
+    static void chunk(OutputStream out, String event) throws java.io.IOException {
+        byte[] line = (event + "\n").getBytes(StandardCharsets.UTF_8);
+        out.write((Integer.toHexString(line.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        out.write(line);
+        out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
+    private static String parameter(String query, String name, String otherwise) {
+        for (String pair : query.split("&")) {
+            if (pair.startsWith(name + "=")) {
+                return java.net.URLDecoder.decode(pair.substring(name.length() + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return otherwise;
+    }
+}
