@@ -39,8 +39,10 @@ final class KubeWatch implements AutoCloseable {
     private long retryAt;
     private int failures;
     private String lastFailure;
-    /** The seconds a 429's Retry-After asked for, until the back-off takes them (else -1). */
+    /** The seconds a 429's Retry-After asked for, 0 for another refusal, until the back-off takes them (else -1). */
     private long retryAfter = -1;
+    /** Whether the API server has answered a list: from then on, a failure is backed off. */
+    private boolean reached;
 
     KubeWatch(ApiServer api, KubeQuery query, Clock clock, Resolver resolver) {
         this.api = api;
@@ -90,7 +92,7 @@ final class KubeWatch implements AutoCloseable {
     private void apply(WatchEvent event) throws ProbeFailure {
         switch (event.type()) {
             case "ADDED", "MODIFIED" -> {
-                if (query.name() == null || query.name().equals(event.name())) {
+                if (!byName() || query.name().equals(event.name())) {
                     objects.put(event.name(), event.object());
                 }
             }
@@ -112,12 +114,13 @@ final class KubeWatch implements AutoCloseable {
         objects.clear();
         for (JsonFields item : list.at("items").items()) {
             String name = item.at("metadata", "name").text();
-            if (name != null && (query.name() == null || query.name().equals(name))) {
+            if (name != null && (!byName() || query.name().equals(name))) {
                 objects.put(name, item);
             }
         }
         seen(list.at("metadata", "resourceVersion").text());
         listed = true;
+        reached = true;
     }
 
     private void openWatch(long deadline, Timeout timeout) throws ProbeFailure {
@@ -144,7 +147,7 @@ final class KubeWatch implements AutoCloseable {
 
     private void refusedUnlessOk(ApiConnection connection, String verb) throws ProbeFailure {
         if (connection.status != 200) {
-            retryAfter = connection.status == 429 ? Math.max(1, connection.retryAfter) : -1;
+            retryAfter = connection.status == 429 ? Math.max(1, connection.retryAfter) : 0;
             byte[] body = connection.body(64 * 1024);
             connection.close();
             throw new ProbeFailure(ApiRefusal.of(connection.status, body, verb,
@@ -152,15 +155,23 @@ final class KubeWatch implements AutoCloseable {
         }
     }
 
+    /**
+     * When to ask again: a 429's Retry-After; at the next attempt, as any probe, while the server has not been reached
+     * yet (a mesh may still be starting); else (the server refused, or a watch broke) 0.8 s doubling to 30 s, plus up
+     * to as much again of jitter, as client-go's reflector backs off.
+     */
     private void backOff(ProbeFailure failure) {
-        long retryAfterSeconds = retryAfter;
+        long asked = retryAfter;
         retryAfter = -1;
         lastFailure = failure.getMessage();
-        long millis = retryAfterSeconds > 0 ? Math.min(retryAfterSeconds, 60) * 1000
-                : !listed && failures == 0 ? 0 : Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(failures, 6));
+        long now = clock.nanoTime();
+        if (asked < 0 && !reached) {
+            retryAt = now;
+            return;
+        }
+        long millis = asked > 0 ? Math.min(asked, 60) * 1000 : Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(failures, 6));
         failures++;
-        long jittered = retryAfterSeconds > 0 ? millis : millis + (millis == 0 ? 0 : jitter.nextLong(millis));
-        retryAt = clock.nanoTime() + jittered * 1_000_000;
+        retryAt = now + (asked > 0 ? millis : millis + jitter.nextLong(millis)) * 1_000_000;
     }
 
     private Verdict judge() {
@@ -182,12 +193,15 @@ final class KubeWatch implements AutoCloseable {
         return query.kind() == ObjectKind.JOB ? JobJudge.judge(object) : RolloutJudge.judge(query.kind(), object);
     }
 
+    /** One object by its name; else a Service's EndpointSlices, or the objects a label selector picks. */
+    private boolean byName() {
+        return query.name() != null && !(query.kind() == ObjectKind.SERVICE && !query.byCondition());
+    }
+
     private String selector() {
-        String selector = query.kind() == ObjectKind.SERVICE && !query.byCondition()
-                ? "labelSelector=" + QueryText.encoded("kubernetes.io/service-name=" + query.name())
-                : query.name() != null ? "fieldSelector=" + QueryText.encoded("metadata.name=" + query.name())
-                : "labelSelector=" + QueryText.encoded(query.selector());
-        return selector;
+        return byName() ? "fieldSelector=" + QueryText.encoded("metadata.name=" + query.name())
+                : "labelSelector=" + QueryText.encoded(query.name() != null ? "kubernetes.io/service-name=" + query.name()
+                : query.selector());
     }
 
     private void seen(String resourceVersion) throws ProbeFailure {

@@ -26,6 +26,9 @@ final class WatchEvents {
     byte[] next(long deadline) throws ProbeFailure {
         while (!ended && wire.arrives(deadline)) {
             int b = wire.read();
+            if (b < 0 && line.size() > 0) {
+                throw new ProbeFailure("the watch was cut mid-event (resumed from the last version seen)");
+            }
             if (b < 0 || frames.done()) {
                 ended = true;
                 return null;

@@ -46,9 +46,6 @@ class KubeTargetsProcessTest {
     void clean() throws Exception {
         api.answer((line, out) -> false);
         Files.writeString(api.token, KubeApi.tokenFor("shop", "migrator", "first"));
-        for (String kind : List.of("jobs", "deployments", "endpointslices", "pods")) {
-            api.mock.clearExpectations();
-        }
         api.client.batch().v1().jobs().inNamespace("shop").delete();
         api.client.apps().deployments().inNamespace("shop").delete();
         api.client.discovery().v1().endpointSlices().inNamespace("shop").delete();
@@ -124,5 +121,78 @@ class KubeTargetsProcessTest {
         SidecarWaitProcess.Result absent = run("wait", "--url", "k8s://job/migrate?absent=ready", "--timeout", "20s");
         assertEquals(0, absent.exit(), absent.err());
         assertTrue(absent.err().contains("ready"), absent.err());
+    }
+
+    static String slice(String service, boolean... ready) {
+        List<String> endpoints = new ArrayList<>();
+        for (int i = 0; i < ready.length; i++) {
+            endpoints.add("{\"addresses\":[\"10.0.0." + (i + 1) + "\"],\"conditions\":{\"ready\":" + ready[i] + "}}");
+        }
+        return "{\"apiVersion\":\"discovery.k8s.io/v1\",\"kind\":\"EndpointSlice\",\"metadata\":{\"name\":\"" + service
+                + "-x7k2p\",\"namespace\":\"shop\",\"labels\":{\"kubernetes.io/service-name\":\"" + service + "\"}},"
+                + "\"addressType\":\"IPv4\",\"endpoints\":[" + String.join(",", endpoints) + "],\"ports\":[{\"name\":\"pg\","
+                + "\"port\":5432,\"protocol\":\"TCP\"}]}";
+    }
+
+    @Test
+    void aServiceIsReadyOnceItsEndpointSlicesHoldTheEndpointsAskedFor() throws Exception {
+        put(slice("orders-db", true, false));
+        Path err = dir.resolve("service.err");
+        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://svc/orders-db?endpoints=2", "--timeout", "40s", "--verbose");
+        SidecarWaitProcess.awaitText(err, "1 ready endpoint of 2 (2 wanted)");
+        put(slice("orders-db", true, true));
+        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertEquals(0, wait.exitValue(), Files.readString(err));
+        assertEquals(1, api.count("endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dorders-db HTTP"), api.requests.toString());
+    }
+
+    static String deployment(long generation, String status) {
+        return "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\",\"namespace\":\"shop\","
+                + "\"generation\":" + generation + "},\"spec\":{\"replicas\":3,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},"
+                + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"web\","
+                + "\"image\":\"web:2\"}]}}},\"status\":{" + status + "}}";
+    }
+
+    @Test
+    void aDeploymentIsReadyOnceRolledOutAsKubectlRolloutStatusJudgesIt() throws Exception {
+        put(deployment(2, "\"observedGeneration\":2,\"replicas\":3,\"updatedReplicas\":3,\"readyReplicas\":2,"
+                + "\"availableReplicas\":2"));
+        Path err = dir.resolve("rollout.err");
+        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://deploy/web", "--timeout", "40s", "--verbose");
+        SidecarWaitProcess.awaitText(err, "2 of 3 updated replicas are available");
+        put(deployment(2, "\"observedGeneration\":2,\"replicas\":3,\"updatedReplicas\":3,\"readyReplicas\":3,"
+                + "\"availableReplicas\":3"));
+        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertEquals(0, wait.exitValue(), Files.readString(err));
+    }
+
+    static String pod(String name, boolean ready) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"shop\","
+                + "\"labels\":{\"app\":\"db\"}},\"spec\":{\"containers\":[{\"name\":\"db\",\"image\":\"postgres:17\"}]},"
+                + "\"status\":{\"phase\":\"Running\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"" + (ready ? "True" : "False")
+                + "\"" + (ready ? "" : ",\"reason\":\"ContainersNotReady\",\"message\":\"containers with unready status: [db]\"")
+                + "}]}}";
+    }
+
+    @Test
+    void podsPickedByALabelSelectorAreReadyWhenAllOfThemAre() throws Exception {
+        put(pod("db-0", true));
+        put(pod("db-1", false));
+        Path err = dir.resolve("pods.err");
+        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://pods?selector=app%3Ddb", "--timeout", "40s", "--verbose");
+        SidecarWaitProcess.awaitText(err, "1 of 2 pods Ready (db-1 is Running: ContainersNotReady: containers with unready status: [db])");
+        put(pod("db-1", true));
+        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertEquals(0, wait.exitValue(), Files.readString(err));
+    }
+
+    @Test
+    void checkShowsWhereAJobIsAndExitsAtOnce() throws Exception {
+        put(job("migrate", condition("Suspended", "JobSuspended", "Job suspended"), "\"active\":0"));
+        SidecarWaitProcess.Result check = run("check", "--request-timeout", "5s", "--url", "k8s://job/migrate");
+        assertEquals(1, check.exit(), check.out() + check.err());
+        assertTrue(check.out().contains("not complete yet: active 0, succeeded 0, failed 0; last condition Suspended "
+                + "(JobSuspended: Job suspended)"), check.out());
+        assertEquals(0, api.count("watch=1"), api.requests.toString());
     }
 }

@@ -37,6 +37,9 @@ import javax.net.ssl.SSLServerSocket;
  */
 public final class KubeApi implements AutoCloseable {
 
+    /** The mock logs every request at INFO: kept to warnings (a strong reference, or JUL forgets the level). */
+    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8");
+
     /** Answers one request instead of the mock: true when it did. */
     public interface Reply {
         boolean answer(String requestLine, OutputStream out) throws Exception;
@@ -63,6 +66,7 @@ public final class KubeApi implements AutoCloseable {
     }
 
     public static KubeApi start(Path dir) throws Exception {
+        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
         TestCa ca = TestCa.create(dir, "kubernetes CA");
         TestCa.Issued issued = ca.server("kube-apiserver", "IP:127.0.0.1", "DNS:kubernetes.default.svc");
         Path p12 = dir.resolve("apiserver.p12");
@@ -169,6 +173,28 @@ public final class KubeApi implements AutoCloseable {
                 + response.body().length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
         out.write(response.body());
         out.flush();
+    }
+
+    /** A response with this status, headers and body, as a test's {@link Reply} writes one. */
+    public static void respond(OutputStream out, int status, String headers, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        out.write(("HTTP/1.1 " + status + " X\r\nContent-Type: application/json\r\n" + headers + "Content-Length: "
+                + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** The head of a watch's 200, the chunks to follow. */
+    public static void watchHead(OutputStream out) throws IOException {
+        out.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
+    /** A Status as the API server sends one with a failure. */
+    public static String status(int code, String reason, String message) {
+        return "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\""
+                + message + "\",\"reason\":\"" + reason + "\",\"code\":" + code + "}";
     }
 
     private static String head(InputStream in) throws IOException {

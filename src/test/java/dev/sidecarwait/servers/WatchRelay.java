@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * MODIFIED events from a list, after the WebSocket is open, so that nothing falls between. The watch ends at its
  * timeoutSeconds, with the last chunk, as the API server ends it.
  */
-final class WatchRelay {
+public final class WatchRelay {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final KubernetesMockServer mock;
@@ -81,7 +81,7 @@ final class WatchRelay {
         }
     }
 
-    static void chunk(OutputStream out, String event) throws java.io.IOException {
+    public static void chunk(OutputStream out, String event) throws java.io.IOException {
         byte[] line = (event + "\n").getBytes(StandardCharsets.UTF_8);
         out.write((Integer.toHexString(line.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
         out.write(line);

@@ -1,0 +1,241 @@
+package dev.sidecarwait.kube;
+
+import static dev.sidecarwait.kube.KubeTargetsProcessTest.condition;
+import static dev.sidecarwait.kube.KubeTargetsProcessTest.job;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sidecarwait.SidecarWaitProcess;
+import dev.sidecarwait.servers.KubeApi;
+import dev.sidecarwait.servers.WatchRelay;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The API server refusing, failing and turning hostile, through the tool as a process (jar, binaries): each refusal
+ * says what to do; a watch cut, expired (410) or throttled (429) is resumed as client-go resumes it; a token rotated
+ * during the wait is read again; what a hostile server sends ends the wait by its deadline.
+ */
+@Tag(SidecarWaitProcess.PROCESS_TAG)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class KubeApiFailuresProcessTest {
+
+    private static final String DONE = condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods");
+    private Path dir;
+    private KubeApi api;
+
+    @BeforeAll
+    void apiServer() throws Exception {
+        dir = Files.createTempDirectory("kube-failures");
+        api = KubeApi.start(dir);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        api.close();
+    }
+
+    @AfterEach
+    void clean() throws Exception {
+        api.answer((line, out) -> false);
+        Files.writeString(api.token, KubeApi.tokenFor("shop", "migrator", "first"));
+        api.client.batch().v1().jobs().inNamespace("shop").delete();
+        api.requests.clear();
+    }
+
+    private void put(String json) {
+        api.client.resource(json).inNamespace("shop").createOr(existing -> existing.update());
+    }
+
+    private SidecarWaitProcess.Result run(Map<String, String> env, String... args) throws Exception {
+        return SidecarWaitProcess.run(env, null, args);
+    }
+
+    private SidecarWaitProcess.Result waitFor(String url, String timeout) throws Exception {
+        return run(api.podEnv(), "wait", "--url", url, "--timeout", timeout, "--verbose");
+    }
+
+    @Test
+    void forbiddenNamesTheServiceAccountAndTheRoleThatGrantsIt() throws Exception {
+        api.answer((line, out) -> {
+            KubeApi.respond(out, 403, "", KubeApi.status(403, "Forbidden", "jobs.batch is forbidden: User "
+                    + "\\\"system:serviceaccount:shop:migrator\\\" cannot list resource \\\"jobs\\\" in API group \\\"batch\\\" "
+                    + "in the namespace \\\"shop\\\""));
+            return true;
+        });
+        String grant = "forbidden (403): service account shop:migrator may not list jobs.batch; grant it: kubectl create "
+                + "role sidecar-wait --verb=get,list,watch --resource=jobs.batch -n shop && kubectl create rolebinding "
+                + "sidecar-wait --role=sidecar-wait --serviceaccount=shop:migrator -n shop";
+        Path termination = dir.resolve("forbidden.termination");
+        SidecarWaitProcess.Result wait = run(api.podEnv(), "wait", "--url", "k8s://job/migrate", "--timeout", "2s",
+                "--termination-log", termination.toString());
+        assertEquals(1, wait.exit(), wait.err());
+        assertTrue(wait.err().contains(grant), wait.err());
+        assertTrue(Files.readString(termination).contains(grant), Files.readString(termination));
+        SidecarWaitProcess.Result check = run(api.podEnv(), "check", "--request-timeout", "5s", "--url", "k8s://job/migrate");
+        assertTrue(check.out().contains(grant), check.out());
+        assertFalse(wait.err().contains(Files.readString(api.token).trim()), "the token was printed");
+    }
+
+    @Test
+    void aTokenRotatedDuringTheWaitIsReadAgain() throws Exception {
+        put(job("migrate", DONE, "\"succeeded\":1"));
+        String first = KubeApi.tokenFor("shop", "migrator", "first");
+        api.answer((line, out) -> {
+            if (!api.tokens.get(api.tokens.size() - 1).equals(first)) {
+                return false;
+            }
+            KubeApi.respond(out, 401, "", KubeApi.status(401, "Unauthorized", "Unauthorized"));
+            return true;
+        });
+        Path err = dir.resolve("rotated.err");
+        ProcessBuilder builder = SidecarWaitProcess.builder("wait", "--url", "k8s://job/migrate", "--timeout", "40s", "--verbose");
+        builder.environment().putAll(api.podEnv());
+        Process wait = builder.redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        SidecarWaitProcess.awaitText(err, "did not accept the service account's token (401 Unauthorized)");
+        Files.writeString(api.token, KubeApi.tokenFor("shop", "migrator", "second"));
+        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertEquals(0, wait.exitValue(), Files.readString(err));
+    }
+
+    @Test
+    void aWatchCutMidEventIsResumedFromTheLastVersionSeen() throws Exception {
+        put(job("migrate", "", "\"active\":1"));
+        AtomicInteger watches = new AtomicInteger();
+        api.answer((line, out) -> {
+            if (!line.contains("watch=1") || watches.incrementAndGet() > 1) {
+                return false;
+            }
+            KubeApi.watchHead(out);
+            out.write("40\r\n{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"batch/v1\",\"kind\":\"J".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return true; // and the connection is closed
+        });
+        Path err = dir.resolve("cut.err");
+        Process wait = started(err, "k8s://job/migrate");
+        SidecarWaitProcess.awaitText(err, "the watch was cut mid-event");
+        put(job("migrate", DONE, "\"succeeded\":1"));
+        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertEquals(0, wait.exitValue(), Files.readString(err));
+        assertEquals(1, api.count("jobs?fieldSelector"), api.requests.toString());
+        assertTrue(api.count("watch=1") >= 2, api.requests.toString());
+    }
+
+    @Test
+    void aWatchTooOldIsListedAgain() throws Exception {
+        put(job("migrate", "", "\"active\":1"));
+        AtomicInteger watches = new AtomicInteger();
+        api.answer((line, out) -> {
+            if (!line.contains("watch=1") || watches.incrementAndGet() > 1) {
+                return false;
+            }
+            KubeApi.watchHead(out);
+            WatchRelay.chunk(out, "{\"type\":\"ERROR\",\"object\":" + KubeApi.status(410, "Expired",
+                    "too old resource version: 1 (5)") + "}");
+            out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            return true;
+        });
+        Path err = dir.resolve("gone.err");
+        Process wait = started(err, "k8s://job/migrate");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (api.count("jobs?fieldSelector") < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        put(job("migrate", DONE, "\"succeeded\":1"));
+        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertEquals(0, wait.exitValue(), Files.readString(err));
+        assertEquals(2, api.count("jobs?fieldSelector"), api.requests.toString());
+    }
+
+    @Test
+    void aBusyServersRetryAfterIsHonoured() throws Exception {
+        put(job("migrate", DONE, "\"succeeded\":1"));
+        AtomicInteger lists = new AtomicInteger();
+        api.answer((line, out) -> {
+            if (lists.incrementAndGet() > 1) {
+                return false;
+            }
+            KubeApi.respond(out, 429, "Retry-After: 2\r\n", KubeApi.status(429, "TooManyRequests", "the server has received too many requests"));
+            return true;
+        });
+        long start = System.nanoTime();
+        SidecarWaitProcess.Result wait = waitFor("k8s://job/migrate", "30s");
+        assertEquals(0, wait.exit(), wait.err());
+        assertTrue(wait.err().contains("the API server is busy (429 Too Many Requests)"), wait.err());
+        assertTrue(System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(2), "asked again before Retry-After");
+        assertEquals(2, api.count("jobs?fieldSelector"), api.requests.toString());
+    }
+
+    private Process started(Path err, String url) throws Exception {
+        ProcessBuilder builder = SidecarWaitProcess.builder("wait", "--url", url, "--timeout", "40s", "--verbose");
+        builder.environment().putAll(api.podEnv());
+        return builder.redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    @Test
+    void whatAHostileServerSendsEndsTheWaitByItsDeadline() throws Exception {
+        Map<String, String> answers = Map.of(
+                "huge", "larger than 8192 KiB",
+                "malformed", "not JSON: ",
+                "silent", "not complete yet: active 1",
+                "deep", "nested deeper than 64");
+        put(job("migrate", "", "\"active\":1"));
+        for (Map.Entry<String, String> hostile : answers.entrySet()) {
+            api.answer((line, out) -> {
+                if (hostile.getKey().equals("silent") && !line.contains("watch=1")) {
+                    return false; // listed; then a watch that never sends
+                }
+                switch (hostile.getKey()) {
+                    case "huge" -> KubeApi.respond(out, 200, "", "{\"items\":[\"" + "x".repeat(9 << 20) + "\"]}");
+                    case "malformed" -> KubeApi.respond(out, 200, "", "{\"items\":[{\"metadata\":{\"name\":\"migrate\"\u001b[2J}]}");
+                    case "deep" -> KubeApi.respond(out, 200, "", "[".repeat(100_000));
+                    default -> {
+                        KubeApi.watchHead(out);
+                        Thread.sleep(30_000); // headers, then nothing
+                    }
+                }
+                return true;
+            });
+            long start = System.nanoTime();
+            SidecarWaitProcess.Result wait = waitFor("k8s://job/migrate", "3s");
+            long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals(1, wait.exit(), hostile.getKey() + ": " + wait.err());
+            assertTrue(wait.err().contains(hostile.getValue()), hostile.getKey() + ": " + wait.err());
+            assertFalse(wait.err().contains("\u001b"), hostile.getKey() + ": a control character was written");
+            assertTrue(took < 3000 + 5000, hostile.getKey() + ": took " + took + " ms"); // the deadline, and a JVM's start
+        }
+    }
+
+    @Test
+    void withoutAPodsApiServerOrTokenTheLineSaysWhatToChange() throws Exception {
+        Map<String, String> outside = new HashMap<>(api.podEnv());
+        outside.remove("KUBERNETES_SERVICE_HOST");
+        SidecarWaitProcess.Result notInAPod = run(outside, "wait", "--url", "k8s://job/migrate", "--timeout", "2s");
+        assertEquals(2, notInAPod.exit(), notInAPod.err());
+        assertTrue(notInAPod.err().contains("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set: this is not a "
+                + "Kubernetes pod"), notInAPod.err());
+        Map<String, String> noToken = new HashMap<>(api.podEnv());
+        noToken.put("SIDECAR_WAIT_K8S_TOKEN_FILE", dir.resolve("no-such-token").toString());
+        SidecarWaitProcess.Result unmounted = run(noToken, "wait", "--url", "k8s://job/migrate", "--timeout", "2s");
+        assertEquals(2, unmounted.exit(), unmounted.err());
+        assertTrue(unmounted.err().contains("automountServiceAccountToken: false"), unmounted.err());
+        Map<String, String> byName = new HashMap<>(api.podEnv());
+        byName.put("KUBERNETES_SERVICE_HOST", "localhost"); // the certificate names 127.0.0.1, not localhost
+        SidecarWaitProcess.Result wrongName = run(byName, "check", "--request-timeout", "5s", "--url", "k8s://job/migrate");
+        assertEquals(1, wrongName.exit(), wrongName.out());
+        assertTrue(wrongName.out().contains("localhost"), wrongName.out());
+    }
+}
