@@ -195,4 +195,80 @@ class KubeTargetsProcessTest {
                 + "(JobSuspended: Job suspended)"), check.out());
         assertEquals(0, api.count("watch=1"), api.requests.toString());
     }
+
+    static String certificate(String ready, String reason, String message) {
+        return "{\"apiVersion\":\"cert-manager.io/v1\",\"kind\":\"Certificate\",\"metadata\":{\"name\":\"web-tls\","
+                + "\"namespace\":\"shop\"},\"spec\":{\"secretName\":\"web-tls\",\"dnsNames\":[\"web.shop.svc\"],\"issuerRef\":"
+                + "{\"name\":\"ca\",\"kind\":\"ClusterIssuer\"}},\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\""
+                + ready + "\",\"reason\":\"" + reason + "\",\"message\":\"" + message + "\"}]}}";
+    }
+
+    /** cert-manager's own discovery documents, as its CRDs make the API server serve them. */
+    void serveCertManagersDiscovery() {
+        api.mock.expect().get().withPath("/apis/cert-manager.io").andReturn(200, "{\"kind\":\"APIGroup\",\"apiVersion\":\"v1\","
+                + "\"name\":\"cert-manager.io\",\"versions\":[{\"groupVersion\":\"cert-manager.io/v1\",\"version\":\"v1\"}],"
+                + "\"preferredVersion\":{\"groupVersion\":\"cert-manager.io/v1\",\"version\":\"v1\"}}").always();
+        api.mock.expect().get().withPath("/apis/cert-manager.io/v1").andReturn(200, "{\"kind\":\"APIResourceList\",\"apiVersion\":"
+                + "\"v1\",\"groupVersion\":\"cert-manager.io/v1\",\"resources\":[{\"name\":\"certificates\",\"singularName\":"
+                + "\"certificate\",\"namespaced\":true,\"kind\":\"Certificate\",\"verbs\":[\"delete\",\"deletecollection\",\"get\","
+                + "\"list\",\"patch\",\"create\",\"update\",\"watch\"],\"shortNames\":[\"cert\",\"certs\"],\"categories\":"
+                + "[\"cert-manager\"]},{\"name\":\"certificates/status\",\"singularName\":\"\",\"namespaced\":true,\"kind\":"
+                + "\"Certificate\",\"verbs\":[\"get\",\"patch\",\"update\"]}]}").always();
+        api.mock.expectCustomResource(new io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext.Builder()
+                .withGroup("cert-manager.io").withVersion("v1").withPlural("certificates").withKind("Certificate")
+                .withScope("Namespaced").build());
+    }
+
+    @Test
+    void aCustomResourceIsFoundThroughDiscoveryAndJudgedByItsCondition() throws Exception {
+        serveCertManagersDiscovery();
+        put(certificate("False", "Issuing", "Issuing certificate as Secret does not exist"));
+        Path err = dir.resolve("certificate.err");
+        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://certs.cert-manager.io/web-tls?condition=Ready",
+                "--timeout", "40s", "--verbose");
+        SidecarWaitProcess.awaitText(err, "condition Ready is False (Issuing: Issuing certificate as Secret does not exist), "
+                + "waiting for True");
+        put(certificate("True", "Ready", "Certificate is up to date and has not expired"));
+        assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertEquals(0, wait.exitValue(), Files.readString(err));
+        assertEquals(1, api.count("GET /apis/cert-manager.io/v1/namespaces/shop/certificates?fieldSelector"), api.requests.toString());
+    }
+
+    /**
+     * The API-load figure of docs/kubernetes.md: {@value #PODS} pods waiting on one Job while it runs make one list and
+     * one watch each, however long it runs and whatever the period, where a poll would ask every period.
+     */
+    @Test
+    void manyPodsWaitingOnOneJobMakeOneListAndOneWatchEach() throws Exception {
+        put(job("migrate", "", "\"active\":1"));
+        List<Process> waits = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
+        for (int i = 0; i < PODS; i++) {
+            Path err = dir.resolve("load-" + i + ".err");
+            logs.add(err);
+            waits.add(start(api.podEnv(), err, "wait", "--url", "k8s://job/migrate", "--timeout", "60s", "--period", "250ms",
+                    "--request-timeout", "5s", "--verbose"));
+        }
+        for (Path err : logs) {
+            SidecarWaitProcess.awaitText(err, "active 1, succeeded 0, failed 0");
+        }
+        long waited = System.nanoTime();
+        Thread.sleep(RUNNING_MILLIS);
+        put(job("migrate", condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods"),
+                "\"succeeded\":1"));
+        for (Process wait : waits) {
+            assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "a wait did not end");
+            assertEquals(0, wait.exitValue());
+        }
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - waited);
+        long lists = api.count("jobs?fieldSelector");
+        long watches = api.count("watch=1");
+        System.out.println("API load (" + SidecarWaitProcess.PLATFORM + "): " + PODS + " pods waited " + seconds + " s on one Job: "
+                + lists + " lists, " + watches + " watches, " + api.requests.size() + " requests in all");
+        assertEquals(PODS, lists, api.requests.toString());
+        assertEquals(PODS, watches, api.requests.toString());
+    }
+
+    private static final int PODS = 6;
+    private static final long RUNNING_MILLIS = 5000;
 }
