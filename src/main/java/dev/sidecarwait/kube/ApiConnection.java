@@ -61,7 +61,8 @@ final class ApiConnection implements AutoCloseable {
         }
     }
 
-    private static ApiConnection head(Wire wire, Socket socket, TlsConnection tls) throws ProbeFailure {
+    /** The status line and headers; {@code socket} and {@code tls} are closed with it (null for a test's bytes). */
+    static ApiConnection head(Wire wire, Socket socket, TlsConnection tls) throws ProbeFailure {
         String statusLine = wire.line(MAX_HEADER_LINE, "HTTP response header too long");
         if (!statusLine.matches("HTTP/1\\.[01] [1-5][0-9][0-9]( .*)?")) {
             throw new ProbeFailure("not an HTTP response from the API server: '" + ProbeFailure.abbreviate(statusLine) + "'");
@@ -134,7 +135,9 @@ final class ApiConnection implements AutoCloseable {
             tls.close();
         }
         try {
-            socket.close();
+            if (socket != null) {
+                socket.close();
+            }
         } catch (java.io.IOException ignored) {
             // nothing left to do with a connection we are abandoning
         }

@@ -93,6 +93,12 @@ class ProbeReadersFuzzTest {
         if (socket != null && (!socket.isAbsolute() || socket.getNameCount() == 0)) {
             throw new AssertionError("accepted a socket that is not an absolute path: " + target);
         }
+        if (target instanceof Target.Kube kube) { // an object of the cluster: no host of its own
+            if (kube.query().type().isEmpty() || kube.query().name() == null && kube.query().selector() == null) {
+                throw new AssertionError("accepted a k8s:// target that names no object: " + target);
+            }
+            return;
+        }
         // dns:// names a host and nothing else: it has no port
         boolean portless = target instanceof Target.Dns;
         if (!portless && (target.port() < 1 || target.port() > 65535) || target.host().isEmpty()) {
