@@ -15,10 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * k8s:// targets asked of the API server, each through its own {@link KubeWatch} kept between attempts (a wait), or
- * listed once at each look ({@code follow} false: check); every other target goes to {@code others}. Closing it
- * closes the watches.
+ * listed once at each look ({@code follow} false: check); every other target goes to {@code others}. The watches
+ * are closed when the wait is {@link #finished}.
  */
-public final class KubeProber implements Prober, AutoCloseable {
+public final class KubeProber implements Prober {
 
     private final Prober others;
     private final ApiServer api;
@@ -62,7 +62,7 @@ public final class KubeProber implements Prober, AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void finished() {
         watches.values().forEach(KubeWatch::close);
     }
 }

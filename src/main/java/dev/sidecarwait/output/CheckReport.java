@@ -54,7 +54,7 @@ public final class CheckReport {
             parts.add(result.ready() ? "ready    " : "NOT READY");
             parts.add(result.target().text());
             boolean tellsWhat = result.target() instanceof Target.Server || result.target() instanceof Target.File
-                    || result.target() instanceof Target.Tls;
+                    || result.target() instanceof Target.Tls || result.target() instanceof Target.Kube;
             if (result.status() != 0) {
                 // A redirect to another host is not followed: the detail says where it pointed, as wait and --json do.
                 String said = "HTTP status code " + result.status();

@@ -6,4 +6,8 @@ import dev.sidecarwait.wire.Timeout;
 public interface Prober {
 
     ProbeResult probe(Target target, Timeout timeout);
+
+    /** The wait is over: a prober that keeps connections between attempts (a watch) closes them. */
+    default void finished() {
+    }
 }

@@ -111,6 +111,7 @@ public final class Waiter {
             }
         } finally {
             others.forEach(Thread::interrupt); // a wait ended by a signal ends every schedule, at its next pause
+            prober.finished();
         }
         if (broken.get() != null) {
             throw broken.get();

@@ -7,7 +7,6 @@ import dev.sidecarwait.mesh.Detector;
 import dev.sidecarwait.mesh.EnvoyAdmin;
 import dev.sidecarwait.mesh.Mesh;
 import dev.sidecarwait.mesh.PodMesh;
-import dev.sidecarwait.mesh.SidecarQuit;
 import dev.sidecarwait.output.Awaited;
 import dev.sidecarwait.output.Log;
 import dev.sidecarwait.output.Seconds;
@@ -93,7 +92,8 @@ public final class WaitRun {
                 })
                 : supervisor.run(waitStep, command, replacer);
         if (plan.quits()) {
-            quit();
+            PodMesh found = pod.get();
+            QuitAfterCommand.post(plan, found == null ? plan.preset() : found.mesh(), clock, log);
         }
         Ended how = result.ending() == Supervisor.Ending.SIGNALLED_WHILE_WAITING || ended.get() == null
                 ? new Ended("NOT READY, stopped by a signal", waiter == null ? null : waiter.progress(), null, result.exitCode())
@@ -174,36 +174,26 @@ public final class WaitRun {
         Awaited awaited = Awaited.of(targets, found.mesh());
         awaitedNow = awaited.subject();
         NetworkProber prober = new NetworkProber(clock, plan.expected(found.mesh()), plan.tls());
-        KubeProber objects = plan.kube() == null ? null : new KubeProber(prober, plan.kube(), clock, Resolver.ofSystem(clock), true);
-        waiter = new Waiter(clock, objects == null ? prober : objects);
+        waiter = new Waiter(clock, plan.kube() == null ? prober : new KubeProber(prober, plan.kube(), clock, Resolver.ofSystem(clock), true));
         log.info(awaited.waiting(Seconds.of(plan.total())) + Awaited.proves(found.mesh(), targets));
-        if (plan.tls().insecure()) { // a plain wait runs none of this: each new stretch of code read costs resident pages
-            String insecure = plan.tls().insecureWarning(plan.verifiedUrls(found.mesh()));
-            if (insecure != null) {
-                log.warn(insecure);
-            }
+        // a plain wait runs none of this: each new stretch of code read costs resident pages
+        String insecure = plan.tls().insecure() ? plan.tls().insecureWarning(plan.verifiedUrls(found.mesh())) : null;
+        if (insecure != null) {
+            log.warn(insecure);
         }
         long deadline = clock.nanoTime() + plan.total().toNanos();
         EnvoyAdmin envoy = new EnvoyAdmin(clock, plan.tls());
-        Waiter.Outcome outcome;
-        try {
-            outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,
-                    failed -> log.debug("Not ready yet: " + describe(failed, found)
-                            + explanation(envoy, admin, requestTimeout, deadline)));
-        } finally {
-            if (objects != null) {
-                objects.close();
-            }
-        }
+        Waiter.Outcome outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,
+                failed -> log.debug("Not ready yet: " + describe(failed, found)
+                        + explanation(envoy, admin, requestTimeout, deadline)));
         if (outcome.ready()) {
             log.info(awaited.ready());
             return new Ended("ready", outcome, null, 0);
         }
-        List<ProbeResult> failed = outcome.unready().stream().filter(ProbeResult::failedForGood).toList();
-        if (!failed.isEmpty()) {
-            log.error(failed.stream().map(result -> describe(result, found)).collect(Collectors.joining("; "))
-                    + ": it will not be ready, not waiting any longer");
-            return new Ended("NOT READY: " + failed.get(0).target().text() + " failed for good", outcome, null, 1);
+        ProbeResult failed = outcome.unready().stream().filter(ProbeResult::failedForGood).findFirst().orElse(null);
+        if (failed != null) {
+            log.error(describe(failed, found) + ": it will not be ready, not waiting any longer");
+            return new Ended("NOT READY: " + failed.target().text() + " failed for good", outcome, null, 1);
         }
         outcome = new Waiter.Outcome(false, outcome.unready().stream().map(last -> prober.explained(last, Timeout.of(requestTimeout)))
                 .toList(), outcome.attempts(), outcome.elapsed());
@@ -230,19 +220,6 @@ public final class WaitRun {
         }
         Duration budget = Duration.ofNanos(Math.min(requestTimeout.toNanos(), left) / 2);
         return " (" + envoy.diagnose(admin, budget).explanation() + ")";
-    }
-
-    private void quit() {
-        PodMesh found = pod.get();
-        Mesh mesh = found == null ? plan.preset() : found.mesh();
-        List<Target.Http> urls = plan.quitUrls(mesh);
-        if (plan.quitSidecar() && (mesh == null || mesh.quitUrl() == null)) {
-            log.info("--quit-sidecar: nothing to quit, " + (mesh == null ? "this pod has no mesh" : mesh.title()
-                    + " has no proxy in the pod"));
-        }
-        if (!urls.isEmpty()) {
-            new SidecarQuit(clock, log::info, log::warn, plan.tls()).post(urls, plan.quitEach());
-        }
     }
 
     /** The last line, every time; when the wait itself failed, also the termination message. */

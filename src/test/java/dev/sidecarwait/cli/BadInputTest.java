@@ -31,6 +31,9 @@ class BadInputTest {
             "--url http://local^host/ | --url | 'http://local^host/'",
             "--url http://localhost:70000/ready | --url | '70000'",
             "--url tcp://localhost | --url | 'tcp://localhost'",
+            "--url k8s://job | --url | 'k8s://job'",
+            "--url k8s://job/migrate?ns=shop | --url | 'ns'",
+            "--url k8s://svc/db?endpoints=0 | --url | 'k8s://svc/db?endpoints=0'",
             "--timeout 5x | --timeout | '5x'",
             "--timeout -5s | --timeout | '-5s'",
             "--timeout 0s | --timeout | '0s'",
@@ -63,6 +66,7 @@ class BadInputTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
             "SIDECAR_WAIT_URL | rediss://cache:0 | 'rediss://cache:0'",
+            "SIDECAR_WAIT_URL | k8s://certs.cert-manager.io/web | 'k8s://certs.cert-manager.io/web'",
             "SIDECAR_WAIT_CACERT | /no/such/ca.crt | '/no/such/ca.crt'",
             "SIDECAR_WAIT_INSECURE | sometimes | 'sometimes'",
             "SIDECAR_WAIT_URL | http://localhost/,nope | 'nope'",

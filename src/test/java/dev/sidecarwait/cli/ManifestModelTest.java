@@ -88,6 +88,9 @@ class ManifestModelTest {
             case "batch/v1 CronJob" -> CronJob.class;
             case "batch/v1 Job" -> Job.class;
             case "v1 Pod" -> Pod.class;
+            case "v1 ServiceAccount" -> io.fabric8.kubernetes.api.model.ServiceAccount.class;
+            case "rbac.authorization.k8s.io/v1 Role" -> io.fabric8.kubernetes.api.model.rbac.Role.class;
+            case "rbac.authorization.k8s.io/v1 RoleBinding" -> io.fabric8.kubernetes.api.model.rbac.RoleBinding.class;
             default -> throw new AssertionError(file + ": no model for " + type + " here; add it");
         };
     }

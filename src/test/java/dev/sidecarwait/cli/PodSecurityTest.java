@@ -31,6 +31,9 @@ class PodSecurityTest {
                 for (JsonNode document : ManifestModelTest.documents(file)) {
                     PodSpec pod = RestrictedProfile.podSpec(ManifestModelTest.YAML.treeToValue(document,
                             ManifestModelTest.model(file, document)));
+                    if (pod == null) {
+                        continue;
+                    }
                     RestrictedProfile.violations(pod).forEach(violation -> violations.add(file.getFileName() + " "
                             + document.at("/metadata/name").asText() + ": " + violation));
                     pods++;

@@ -45,7 +45,12 @@ final class RestrictedProfile {
     }
 
     /** The pod template of a Pod, Deployment, Job or CronJob. */
+    /** The object's pod template; null for an object that runs no pod (a ServiceAccount, a Role, a RoleBinding). */
     static PodSpec podSpec(KubernetesResource object) {
+        if (object instanceof io.fabric8.kubernetes.api.model.ServiceAccount || object instanceof io.fabric8.kubernetes.api.model.rbac.Role
+                || object instanceof io.fabric8.kubernetes.api.model.rbac.RoleBinding) {
+            return null;
+        }
         if (object instanceof Pod pod) {
             return pod.getSpec();
         }
