@@ -110,15 +110,20 @@ class KubeApiFailuresProcessTest {
         assertEquals(0, wait.exitValue(), Files.readString(err));
     }
 
+    /** A bookmark moves the version a watch resumes from; a watch cut mid-event resumes from it, without a new list. */
     @Test
     void aWatchCutMidEventIsResumedFromTheLastVersionSeen() throws Exception {
         put(job("migrate", "", "\"active\":1"));
+        String bookmarked = api.client.batch().v1().jobs().inNamespace("shop").withName("migrate").get().getMetadata()
+                .getResourceVersion();
         AtomicInteger watches = new AtomicInteger();
         api.answer((line, out) -> {
             if (!line.contains("watch=1") || watches.incrementAndGet() > 1) {
                 return false;
             }
             KubeApi.watchHead(out);
+            WatchRelay.chunk(out, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Job\",\"apiVersion\":\"batch/v1\","
+                    + "\"metadata\":{\"resourceVersion\":\"" + bookmarked + "\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}}");
             out.write("40\r\n{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"batch/v1\",\"kind\":\"J".getBytes(StandardCharsets.UTF_8));
             out.flush();
             return true; // and the connection is closed
@@ -131,6 +136,25 @@ class KubeApiFailuresProcessTest {
         assertEquals(0, wait.exitValue(), Files.readString(err));
         assertEquals(1, api.count("jobs?fieldSelector"), api.requests.toString());
         assertTrue(api.count("watch=1") >= 2, api.requests.toString());
+        assertTrue(api.requests.get(2).contains("&resourceVersion=" + bookmarked + "&"), api.requests.toString());
+    }
+
+    /** A Job deleted after it finished (its TTL): waited for as not found, or done with ?absent=ready. */
+    @Test
+    void aJobDeletedDuringTheWaitIsDoneOnlyWhereAbsentCountsAsDone() throws Exception {
+        put(job("migrate", "", "\"active\":1"));
+        Path err = dir.resolve("deleted.err");
+        Process absentReady = started(err, "k8s://job/migrate?absent=ready");
+        Path strictErr = dir.resolve("deleted-strict.err");
+        Process strict = started(strictErr, "k8s://job/migrate");
+        SidecarWaitProcess.awaitText(err, "active 1");
+        SidecarWaitProcess.awaitText(strictErr, "active 1");
+        api.client.batch().v1().jobs().inNamespace("shop").withName("migrate").delete();
+        assertTrue(absentReady.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertEquals(0, absentReady.exitValue(), Files.readString(err));
+        SidecarWaitProcess.awaitText(strictErr, "not found (not created yet, or deleted after it finished: see ?absent=ready)");
+        assertTrue(strict.isAlive(), "the wait without ?absent=ready ended");
+        SidecarWaitProcess.endTree(strict);
     }
 
     @Test
@@ -210,12 +234,12 @@ class KubeApiFailuresProcessTest {
                 return true;
             });
             long start = System.nanoTime();
-            SidecarWaitProcess.Result wait = waitFor("k8s://job/migrate", "3s");
+            SidecarWaitProcess.Result wait = waitFor("k8s://job/migrate", "2s");
             long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertEquals(1, wait.exit(), hostile.getKey() + ": " + wait.err());
             assertTrue(wait.err().contains(hostile.getValue()), hostile.getKey() + ": " + wait.err());
             assertFalse(wait.err().contains("\u001b"), hostile.getKey() + ": a control character was written");
-            assertTrue(took < 3000 + 5000, hostile.getKey() + ": took " + took + " ms"); // the deadline, and a JVM's start
+            assertTrue(took < 2000 + 5000, hostile.getKey() + ": took " + took + " ms"); // the deadline, and a JVM's start
         }
     }
 

@@ -270,5 +270,5 @@ class KubeTargetsProcessTest {
     }
 
     private static final int PODS = 6;
-    private static final long RUNNING_MILLIS = 5000;
+    private static final long RUNNING_MILLIS = 3000;
 }

@@ -209,4 +209,28 @@ class WaiterTest {
         assertEquals(db, outcome.unready().get(0).target());
         assertEquals("connection refused", outcome.unready().get(0).detail());
     }
+
+    /** A target that fails for good (a Job that failed) ends the wait at once, not at its timeout; the prober is told. */
+    @Test
+    void aTargetThatFailsForGoodEndsTheWaitAtOnce() throws InterruptedException {
+        List<String> told = new ArrayList<>();
+        Prober failing = new Prober() {
+            @Override
+            public ProbeResult probe(Target target, Timeout limit) {
+                clock.advance(Duration.ofMillis(5));
+                return new ProbeResult(target, false, 0, "the Job failed (BackoffLimitExceeded)", "", Duration.ofMillis(5),
+                        List.of(), clock.elapsed().compareTo(Duration.ofMillis(1000)) >= 0);
+            }
+
+            @Override
+            public void finished() {
+                told.add("finished");
+            }
+        };
+        Waiter.Outcome outcome = await(failing, List.of(proxy), 60_000, 500, 500);
+        assertFalse(outcome.ready());
+        assertTrue(outcome.unready().get(0).failedForGood());
+        assertTrue(outcome.elapsed().compareTo(Duration.ofMillis(1500)) < 0, outcome.elapsed().toString());
+        assertEquals(List.of("finished"), told);
+    }
 }
