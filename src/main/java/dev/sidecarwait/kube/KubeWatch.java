@@ -58,6 +58,7 @@ final class KubeWatch implements AutoCloseable {
         if (now - retryAt < 0) {
             throw new ProbeFailure(lastFailure + " (asking again in " + Math.max(1, (retryAt - now) / 1_000_000_000) + " s)");
         }
+        Verdict verdict = null;
         long deadline = now + timeout.millis() * 1_000_000;
         try {
             if (resource == null) {
@@ -66,7 +67,7 @@ final class KubeWatch implements AutoCloseable {
             if (!listed) {
                 list(deadline, timeout);
             }
-            Verdict verdict = judge();
+            verdict = judge();
             if (!follow) {
                 return verdict;
             }
@@ -84,8 +85,10 @@ final class KubeWatch implements AutoCloseable {
             return verdict;
         } catch (ProbeFailure failure) {
             closeWatch();
-            backOff(failure);
-            throw failure;
+            // what the objects said last stays in the line: "not complete yet: ...; the watch: connection reset"
+            ProbeFailure said = verdict == null ? failure : new ProbeFailure(verdict.detail() + "; the watch: " + failure.getMessage());
+            backOff(said);
+            throw said;
         }
     }
 

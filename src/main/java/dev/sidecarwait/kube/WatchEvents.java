@@ -27,7 +27,7 @@ final class WatchEvents {
         while (!ended && wire.arrives(deadline)) {
             int b = wire.read();
             if (b < 0 && line.size() > 0) {
-                throw new ProbeFailure("the watch was cut mid-event (resumed from the last version seen)");
+                throw new ProbeFailure("cut mid-event (resumed from the last version seen)");
             }
             if (b < 0 || frames.done()) {
                 ended = true;

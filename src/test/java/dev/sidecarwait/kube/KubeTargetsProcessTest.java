@@ -9,49 +9,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * k8s:// targets through the tool as a process (the jar, each native binary), against fabric8's Kubernetes mock
  * server behind a TLS front (servers/KubeApi), with objects shaped as a 1.33 API server returns them.
  */
 @Tag(SidecarWaitProcess.PROCESS_TAG)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class KubeTargetsProcessTest {
-
-    private Path dir;
-    private KubeApi api;
-
-    @BeforeAll
-    void apiServer() throws Exception {
-        dir = Files.createTempDirectory("kube-test");
-        api = KubeApi.start(dir);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        api.close();
-    }
-
-    @AfterEach
-    void clean() throws Exception {
-        api.answer((line, out) -> false);
-        Files.writeString(api.token, KubeApi.tokenFor("shop", "migrator", "first"));
-        api.client.batch().v1().jobs().inNamespace("shop").delete();
-        api.client.apps().deployments().inNamespace("shop").delete();
-        api.client.discovery().v1().endpointSlices().inNamespace("shop").delete();
-        api.client.pods().inNamespace("shop").delete();
-        api.requests.clear();
-    }
+class KubeTargetsProcessTest extends AgainstKubeApi {
 
     static String job(String name, String conditions, String counts) {
         return "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"shop\"},"
@@ -65,18 +33,6 @@ class KubeTargetsProcessTest {
                 + "\",\"lastTransitionTime\":\"2026-11-28T04:00:00Z\",\"lastProbeTime\":\"2026-11-28T04:00:00Z\"}";
     }
 
-    Object put(String json) {
-        return api.client.resource(json).inNamespace("shop").createOr(existing -> existing.update());
-    }
-
-    /** Started, its stderr in a file; the caller waits for it. */
-    Process start(Map<String, String> env, Path err, String... args) throws Exception {
-        ProcessBuilder builder = SidecarWaitProcess.builder(args);
-        builder.environment().putAll(env);
-        builder.redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        return builder.start();
-    }
-
     SidecarWaitProcess.Result run(String... args) throws Exception {
         return SidecarWaitProcess.run(api.podEnv(), null, args);
     }
@@ -85,7 +41,7 @@ class KubeTargetsProcessTest {
     void aJobThatCompletesDuringTheWaitEndsItWithOneListAndOneWatch() throws Exception {
         put(job("migrate", "", "\"active\":1"));
         Path err = dir.resolve("complete.err");
-        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://job/migrate", "--timeout", "40s", "--verbose");
+        Process wait = started(err, "wait", "--url", "k8s://job/migrate", "--timeout", "40s", "--verbose");
         SidecarWaitProcess.awaitText(err, "active 1, succeeded 0, failed 0");
         put(job("migrate", condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods")
                 + "," + condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods"),
@@ -138,7 +94,7 @@ class KubeTargetsProcessTest {
     void aServiceIsReadyOnceItsEndpointSlicesHoldTheEndpointsAskedFor() throws Exception {
         put(slice("orders-db", true, false));
         Path err = dir.resolve("service.err");
-        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://svc/orders-db?endpoints=2", "--timeout", "40s", "--verbose");
+        Process wait = started(err, "wait", "--url", "k8s://svc/orders-db?endpoints=2", "--timeout", "40s", "--verbose");
         SidecarWaitProcess.awaitText(err, "1 ready endpoint of 2 (2 wanted)");
         put(slice("orders-db", true, true));
         assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
@@ -158,7 +114,7 @@ class KubeTargetsProcessTest {
         put(deployment(2, "\"observedGeneration\":2,\"replicas\":3,\"updatedReplicas\":3,\"readyReplicas\":2,"
                 + "\"availableReplicas\":2"));
         Path err = dir.resolve("rollout.err");
-        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://deploy/web", "--timeout", "40s", "--verbose");
+        Process wait = started(err, "wait", "--url", "k8s://deploy/web", "--timeout", "40s", "--verbose");
         SidecarWaitProcess.awaitText(err, "2 of 3 updated replicas are available");
         put(deployment(2, "\"observedGeneration\":2,\"replicas\":3,\"updatedReplicas\":3,\"readyReplicas\":3,"
                 + "\"availableReplicas\":3"));
@@ -179,7 +135,7 @@ class KubeTargetsProcessTest {
         put(pod("db-0", true));
         put(pod("db-1", false));
         Path err = dir.resolve("pods.err");
-        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://pods?selector=app%3Ddb", "--timeout", "40s", "--verbose");
+        Process wait = started(err, "wait", "--url", "k8s://pods?selector=app%3Ddb", "--timeout", "40s", "--verbose");
         SidecarWaitProcess.awaitText(err, "1 of 2 pods Ready (db-1 is Running: ContainersNotReady: containers with unready status: [db])");
         put(pod("db-1", true));
         assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
@@ -224,7 +180,7 @@ class KubeTargetsProcessTest {
         serveCertManagersDiscovery();
         put(certificate("False", "Issuing", "Issuing certificate as Secret does not exist"));
         Path err = dir.resolve("certificate.err");
-        Process wait = start(api.podEnv(), err, "wait", "--url", "k8s://certs.cert-manager.io/web-tls?condition=Ready",
+        Process wait = started(err, "wait", "--url", "k8s://certs.cert-manager.io/web-tls?condition=Ready",
                 "--timeout", "40s", "--verbose");
         SidecarWaitProcess.awaitText(err, "condition Ready is False (Issuing: Issuing certificate as Secret does not exist), "
                 + "waiting for True");
@@ -246,7 +202,7 @@ class KubeTargetsProcessTest {
         for (int i = 0; i < PODS; i++) {
             Path err = dir.resolve("load-" + i + ".err");
             logs.add(err);
-            waits.add(start(api.podEnv(), err, "wait", "--url", "k8s://job/migrate", "--timeout", "60s", "--period", "250ms",
+            waits.add(started(err, "wait", "--url", "k8s://job/migrate", "--timeout", "60s", "--period", "250ms",
                     "--request-timeout", "5s", "--verbose"));
         }
         for (Path err : logs) {

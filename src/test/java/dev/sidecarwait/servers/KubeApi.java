@@ -114,6 +114,17 @@ public final class KubeApi implements AutoCloseable {
                 "POD_NAMESPACE", "shop");
     }
 
+    /** As it was started, for the next test: the mock answers everything, the first token, no objects, no requests seen. */
+    public void reset() throws IOException {
+        answer((line, out) -> false);
+        Files.writeString(token, tokenFor("shop", "migrator", "first"));
+        client.batch().v1().jobs().inNamespace("shop").delete();
+        client.apps().deployments().inNamespace("shop").delete();
+        client.discovery().v1().endpointSlices().inNamespace("shop").delete();
+        client.pods().inNamespace("shop").delete();
+        requests.clear();
+    }
+
     /** From now on, {@code reply} answers first; what it does not answer goes to the mock. */
     public void answer(Reply reply) {
         this.reply = reply;
