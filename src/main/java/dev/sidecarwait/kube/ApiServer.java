@@ -5,6 +5,7 @@ import dev.sidecarwait.tls.TlsSettings;
 import dev.sidecarwait.tls.Trust;
 import dev.sidecarwait.wire.ProbeFailure;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +70,7 @@ public record ApiServer(String host, int port, Path tokenFile, TlsSettings tls, 
             return given.trim();
         }
         try {
-            String read = Files.readString(ACCOUNT.resolve("namespace"), StandardCharsets.UTF_8).trim();
+            String read = new String(head(ACCOUNT.resolve("namespace"), 256), StandardCharsets.UTF_8).trim();
             return read.isEmpty() ? null : read;
         } catch (IOException | RuntimeException unreadable) {
             return null;
@@ -79,7 +80,7 @@ public record ApiServer(String host, int port, Path tokenFile, TlsSettings tls, 
     /** The token, read now; never shown. */
     String token() throws ProbeFailure {
         try {
-            byte[] bytes = Files.readAllBytes(tokenFile);
+            byte[] bytes = head(tokenFile, MAX_TOKEN + 1);
             if (bytes.length > MAX_TOKEN) {
                 throw new ProbeFailure("the service account token " + tokenFile + " is over " + MAX_TOKEN + " bytes");
             }
@@ -91,6 +92,13 @@ public record ApiServer(String host, int port, Path tokenFile, TlsSettings tls, 
         } catch (IOException e) {
             throw new ProbeFailure("cannot read the service account token " + tokenFile + " ("
                     + ProbeFailure.describe(e) + ")");
+        }
+    }
+
+    /** At most {@code max} bytes of the file: whatever it is (a device, a huge file), no more is read. */
+    private static byte[] head(Path file, int max) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.readNBytes(max);
         }
     }
 
