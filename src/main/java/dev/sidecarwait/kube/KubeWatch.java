@@ -151,7 +151,12 @@ final class KubeWatch implements AutoCloseable {
     private void refusedUnlessOk(ApiConnection connection, String verb) throws ProbeFailure {
         if (connection.status != 200) {
             retryAfter = connection.status == 429 ? Math.max(1, connection.retryAfter) : 0;
-            byte[] body = connection.body(64 * 1024);
+            byte[] body;
+            try {
+                body = connection.body(64 * 1024); // the Status, for its message
+            } catch (ProbeFailure unread) {
+                body = new byte[0]; // the status says enough
+            }
             connection.close();
             throw new ProbeFailure(ApiRefusal.of(connection.status, body, verb,
                     resource == null ? new Resource("", "v1", query.type(), true) : resource, namespace, api.token()));

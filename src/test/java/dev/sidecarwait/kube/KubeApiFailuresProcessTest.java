@@ -117,6 +117,10 @@ class KubeApiFailuresProcessTest extends AgainstKubeApi {
         Process strict = started(strictErr, "k8s://job/migrate");
         SidecarWaitProcess.awaitText(err, "active 1");
         SidecarWaitProcess.awaitText(strictErr, "active 1");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (api.openWatches() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20); // the stand-in replays no deletion from before a watch (WatchRelay)
+        }
         api.client.batch().v1().jobs().inNamespace("shop").withName("migrate").delete();
         assertTrue(absentReady.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
         assertEquals(0, absentReady.exitValue(), Files.readString(err));
@@ -181,7 +185,8 @@ class KubeApiFailuresProcessTest extends AgainstKubeApi {
                 "huge", "larger than 8192 KiB",
                 "malformed", "not JSON: ",
                 "silent", "not complete yet: active 1",
-                "deep", "nested deeper than 64");
+                "deep", "nested deeper than 64",
+                "refusal", "forbidden (403): service account shop:migrator may not list jobs.batch");
         put(job("migrate", "", "\"active\":1"));
         for (Map.Entry<String, String> hostile : answers.entrySet()) {
             api.answer((line, out) -> {
@@ -192,6 +197,7 @@ class KubeApiFailuresProcessTest extends AgainstKubeApi {
                     case "huge" -> KubeApi.respond(out, 200, "", "{\"items\":[\"" + "x".repeat(9 << 20) + "\"]}");
                     case "malformed" -> KubeApi.respond(out, 200, "", "{\"items\":[{\"metadata\":{\"name\":\"migrate\"\u001b[2J}]}");
                     case "deep" -> KubeApi.respond(out, 200, "", "[".repeat(100_000));
+                    case "refusal" -> KubeApi.respond(out, 403, "", "{\"message\":\"" + "x".repeat(1 << 20) + "\"}");
                     default -> {
                         KubeApi.watchHead(out);
                         Thread.sleep(30_000); // headers, then nothing

@@ -55,6 +55,7 @@ public final class KubeApi implements AutoCloseable {
     private final SSLServerSocket front;
     private final List<Socket> open = Collections.synchronizedList(new ArrayList<>());
     private volatile Reply reply = (line, out) -> false;
+    private final java.util.concurrent.atomic.AtomicInteger watching = new java.util.concurrent.atomic.AtomicInteger();
 
     private KubeApi(KubernetesMockServer mock, SSLServerSocket front, Path token, Path caCert) {
         this.mock = mock;
@@ -130,6 +131,11 @@ public final class KubeApi implements AutoCloseable {
         this.reply = reply;
     }
 
+    /** The watches being served now, each counted once its WebSocket to the mock is open. */
+    public int openWatches() {
+        return watching.get();
+    }
+
     public long count(String fragment) {
         synchronized (requests) {
             return requests.stream().filter(line -> line.contains(fragment)).count();
@@ -167,7 +173,7 @@ public final class KubeApi implements AutoCloseable {
             }
             String target = line.split(" ")[1];
             if (target.contains("watch=1")) {
-                new WatchRelay(mock, target).serve(out);
+                new WatchRelay(mock, target, watching).serve(out);
             } else {
                 forward(target, out);
             }

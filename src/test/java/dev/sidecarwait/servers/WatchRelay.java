@@ -19,18 +19,22 @@ import java.util.concurrent.TimeUnit;
  * One watch served as the API server serves it over HTTP/1.1 (Kubernetes' "API Concepts", Efficient detection of
  * changes): 200, chunked, one JSON event per line, from the resourceVersion asked for. The events come from fabric8's
  * mock over its WebSocket watch; the changes since that version, which the mock does not replay, are sent first as
- * MODIFIED events from a list, after the WebSocket is open, so that nothing falls between. The watch ends at its
- * timeoutSeconds, with the last chunk, as the API server ends it.
+ * MODIFIED events from a list, after the WebSocket is open, so that nothing falls between. A deletion before the
+ * WebSocket opened is not replayed (the mock keeps no history of them): a test deletes once the watch is open
+ * ({@link KubeApi#openWatches}). The watch ends at its timeoutSeconds, with the last chunk, as the API server ends it.
  */
 public final class WatchRelay {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final KubernetesMockServer mock;
     private final String target;
+    private final java.util.concurrent.atomic.AtomicInteger open;
 
-    WatchRelay(KubernetesMockServer mock, String target) {
+    /** {@code open}: the watches being served, this one counted from its WebSocket's opening to its end. */
+    WatchRelay(KubernetesMockServer mock, String target, java.util.concurrent.atomic.AtomicInteger open) {
         this.mock = mock;
         this.target = target;
+        this.open = open;
     }
 
     void serve(OutputStream out) throws Exception {
@@ -56,6 +60,7 @@ public final class WatchRelay {
                         return null;
                     }
                 }).get(10, TimeUnit.SECONDS);
+        open.incrementAndGet();
         try {
             out.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                     .getBytes(StandardCharsets.ISO_8859_1));
@@ -77,6 +82,7 @@ public final class WatchRelay {
             out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
         } finally {
+            open.decrementAndGet();
             socket.abort();
         }
     }
