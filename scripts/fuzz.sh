@@ -25,13 +25,17 @@ fi
 mvn -B -q test-compile
 mvn -B -q -o dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/fuzz-classpath.txt >/dev/null
 classpath="target/test-classes:target/classes:$(cat target/fuzz-classpath.txt)"
+# On two cores, G1's and C2's threads compete with the fuzzer: a run of 5 s took 24 s with the JVM's defaults and
+# 16 s with these, fuzzing faster too (191,214 inputs against 162,169). FUZZ_JAVA_OPTS replaces them (a long run: "").
+java_options=${FUZZ_JAVA_OPTS--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
 failed=()
 for target in "${targets[@]}"; do
   start=$(date +%s)
   file=$(grep -rl --include="${target%%#*}.java" "@FuzzTest" src/test/java | head -1)
   class=${file#src/test/java/}
   class=${class%.java}
-  if JAZZER_FUZZ=1 java -Djazzer.max_duration="$duration" -cp "$classpath" dev.sidecarwait.OneFuzzTarget \
+  # shellcheck disable=SC2086 # the options are words
+  if JAZZER_FUZZ=1 java $java_options -Djazzer.max_duration="$duration" -cp "$classpath" dev.sidecarwait.OneFuzzTarget \
       "${class//\//.}#${target#*#}" >"target/fuzz-${target//#/-}.log" 2>&1; then
     echo "fuzzed $target for $duration: no finding ($(($(date +%s) - start)) s)"
   else
