@@ -41,19 +41,27 @@ public final class Pem {
             String endLine = "-----END " + label + "-----";
             int end = text.indexOf(endLine, labelEnd + 5);
             if (end < 0) {
-                throw new IllegalArgumentException("no END line for its " + label + " block");
+                throw new IllegalArgumentException("no END line for its " + named(label) + " block");
             }
             String body = text.substring(labelEnd + 5, end);
             if (body.contains("Proc-Type:") || body.contains("DEK-Info:")) {
-                throw new IllegalArgumentException("its " + label + " is encrypted; give it unencrypted (a Kubernetes "
+                throw new IllegalArgumentException("its " + named(label) + " is encrypted; give it unencrypted (a Kubernetes "
                         + "Secret already protects it)");
             }
             try {
                 blocks.add(new Block(label, Base64.getMimeDecoder().decode(body.strip())));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("its " + label + " block is not valid base64");
+                throw new IllegalArgumentException("its " + named(label) + " block is not valid base64");
             }
             at = end + endLine.length();
         }
+    }
+
+    /**
+     * A label as a refusal names it: one of the labels read here, else "PEM". A refusal never quotes the file, and a
+     * label is the file's text (a fuzzer's BEGIN line of 28 letters was quoted whole).
+     */
+    private static String named(String label) {
+        return List.of("CERTIFICATE", "PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY").contains(label) ? label : "PEM";
     }
 }
