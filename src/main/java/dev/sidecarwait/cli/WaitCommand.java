@@ -184,16 +184,15 @@ final class WaitCommand implements Subcommand {
         SuperviseOptions.Settled supervised = supervision.settle(env, !command.isEmpty(), !quitGiven.isEmpty() || quitSidecar);
         List<Target> given = probe.given(env);
         AdminApi admin = probe.admin.settle(env);
+        boolean skipOutside = skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES");
+        boolean disabled = env.isTrue("SIDECAR_WAIT_DISABLED");
         WaitPlan plan = new WaitPlan(mesh.preset(), mesh == MeshOption.Choice.AUTO, grace != null ? grace : Duration.ofSeconds(5), given,
                 probe.givenStatus(env), admin, probe.requestTimeout(env), total, every,
-                whenLate == OnTimeout.CONTINUE,
-                skipOutsideKubernetes || env.isTrue("SIDECAR_WAIT_SKIP_OUTSIDE_KUBERNETES"),
-                env.isTrue("SIDECAR_WAIT_DISABLED"), allowPostStart || env.isTrue(PostStartGuard.VARIABLE),
+                whenLate == OnTimeout.CONTINUE, skipOutside, disabled, allowPostStart || env.isTrue(PostStartGuard.VARIABLE),
                 supervised.supervised(), supervised.by(), quitGiven, quitSidecar,
                 QuitOptions.timeout("--quit-timeout", quitTimeout, env), supervised.onStop(), supervised.onStopBy(),
-                List.copyOf(command), probe.tls.settle(env, TlsOptions.urls(given, admin, quitGiven)), null);
-        plan = plan.withKube(KubeSettings.settle(given, env, plan.disabled()
-                || plan.skipOutside() && env.get("KUBERNETES_SERVICE_HOST") == null));
+                List.copyOf(command), probe.tls.settle(env, TlsOptions.urls(given, admin, quitGiven)),
+                KubeSettings.settle(given, env, disabled || skipOutside && env.get("KUBERNETES_SERVICE_HOST") == null));
         if (!command.isEmpty() && !spec.commandLine().getParseResult().originalArgs().contains("--")) {
             throw new UsageError("unexpected argument '" + command.get(0)
                     + "'; put the command to run after --, e.g. sidecar-wait wait -- start-app --flag");

@@ -4,6 +4,7 @@ import dev.sidecarwait.Clock;
 import dev.sidecarwait.Version;
 import dev.sidecarwait.dns.Resolver;
 import dev.sidecarwait.probe.Connector;
+import dev.sidecarwait.probe.HttpHead;
 import dev.sidecarwait.tls.TlsConnection;
 import dev.sidecarwait.tls.TlsMode;
 import dev.sidecarwait.wire.ProbeFailure;
@@ -12,7 +13,6 @@ import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * One GET to the API server over TLS, its certificate verified against ca.crt and the host as given (an IP address
@@ -20,9 +20,6 @@ import java.util.Locale;
  * (a list, at most {@code maxBody} bytes) or, for a watch, its events read as they come ({@link #events}).
  */
 final class ApiConnection implements AutoCloseable {
-
-    private static final int MAX_HEADER_LINE = 16 * 1024;
-    private static final int MAX_HEADERS = 100;
 
     final int status;
     /** Retry-After in seconds, or -1. */
@@ -63,35 +60,8 @@ final class ApiConnection implements AutoCloseable {
 
     /** The status line and headers; {@code socket} and {@code tls} are closed with it (null for a test's bytes). */
     static ApiConnection head(Wire wire, Socket socket, TlsConnection tls) throws ProbeFailure {
-        String statusLine = wire.line(MAX_HEADER_LINE, "HTTP response header too long");
-        if (!statusLine.matches("HTTP/1\\.[01] [1-5][0-9][0-9]( .*)?")) {
-            throw new ProbeFailure("not an HTTP response from the API server: '" + ProbeFailure.abbreviate(statusLine) + "'");
-        }
-        int status = Integer.parseInt(statusLine.substring(9, 12));
-        long retryAfter = -1;
-        long length = -1;
-        boolean chunked = false;
-        for (int count = 0; ; count++) {
-            String header = wire.line(MAX_HEADER_LINE, "HTTP response header too long");
-            if (header.isEmpty()) {
-                return new ApiConnection(status, retryAfter, chunked, length, socket, tls, wire);
-            }
-            int colon = header.indexOf(':');
-            if (colon <= 0 || count >= MAX_HEADERS) {
-                throw new ProbeFailure("malformed HTTP response headers from the API server");
-            }
-            String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-            String value = header.substring(colon + 1).trim();
-            switch (name) {
-                case "content-length" -> length = value.matches("[0-9]{1,15}") ? Long.parseLong(value) : -2;
-                case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-                case "retry-after" -> retryAfter = value.matches("[0-9]{1,6}") ? Long.parseLong(value) : -1;
-                default -> { }
-            }
-            if (length == -2) {
-                throw new ProbeFailure("malformed Content-Length from the API server");
-            }
-        }
+        HttpHead head = HttpHead.read(wire);
+        return new ApiConnection(head.status, head.retryAfter, head.chunked, head.contentLength, socket, tls, wire);
     }
 
     /** The whole body, at most {@code maxBody} bytes. */

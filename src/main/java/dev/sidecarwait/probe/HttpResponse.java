@@ -4,47 +4,25 @@ import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Wire;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * One HTTP/1.1 response as {@link PlainHttp} reads it from a {@link Wire}: the status, the Location header (null when
- * none), and the kept start of the body, read whole or only glanced at. Every length a peer sends is capped.
+ * none; both read by {@link HttpHead}), and the kept start of the body, read whole or only glanced at. Every length a
+ * peer sends is capped.
  */
 record HttpResponse(int status, String location, String body) {
 
-    /** How an answer that is no HTTP is described, its first line after it. */
-    static final String NOT_HTTP = "not an HTTP response: ";
 
     /** How long a probe waits for the first bytes of a body after its status has decided. */
     static final long PEEK_MILLIS = 50;
     private static final int MAX_HEADER_LINE = 16 * 1024;
-    private static final int MAX_HEADERS = 64 * 1024;
 
     /** A response to {@code method}: status line, headers, and the body read whole or only glanced at. */
     static HttpResponse read(Wire wire, String method, boolean wholeBody, int keepBytes) throws ProbeFailure {
-        int status = statusOf(wire.line(MAX_HEADER_LINE, "HTTP response header too long"));
-        long contentLength = -1;
-        boolean chunked = false;
-        String location = null;
-        int headerBytes = 0;
-        for (String header = headerLine(wire); !header.isEmpty(); header = headerLine(wire)) {
-            headerBytes += header.length() + 2;
-            if (headerBytes > MAX_HEADERS) {
-                throw new ProbeFailure("HTTP response headers longer than " + MAX_HEADERS + " bytes");
-            }
-            int colon = header.indexOf(':');
-            if (colon <= 0) {
-                throw new ProbeFailure("malformed HTTP response header");
-            }
-            String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-            String value = header.substring(colon + 1).trim();
-            switch (name) {
-                case "content-length" -> contentLength = parseLength(value);
-                case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-                case "location" -> location = value;
-                default -> { }
-            }
-        }
+        HttpHead head = HttpHead.read(wire);
+        int status = head.status;
+        long contentLength = head.contentLength;
+        boolean chunked = head.chunked;
         boolean noBody = method.equals("HEAD") || status / 100 == 1 || status == 204 || status == 304;
         ByteArrayOutputStream kept = new ByteArrayOutputStream();
         if (!noBody) {
@@ -54,11 +32,7 @@ record HttpResponse(int status, String location, String body) {
                 peekBody(wire, chunked, contentLength, kept, keepBytes);
             }
         }
-        return new HttpResponse(status, location, kept.toString(StandardCharsets.UTF_8));
-    }
-
-    private static String headerLine(Wire wire) throws ProbeFailure {
-        return wire.line(MAX_HEADER_LINE, "HTTP response header too long");
+        return new HttpResponse(status, head.location, kept.toString(StandardCharsets.UTF_8));
     }
 
     /** The status has decided: take what the body offers for a moment, for messages, and never fail on it. */
@@ -96,28 +70,6 @@ record HttpResponse(int status, String location, String body) {
             }
             kept.write(b);
         }
-    }
-
-    private static int statusOf(String line) throws ProbeFailure {
-        // "HTTP/1.1 200 OK"
-        if (line.length() >= 12 && line.startsWith("HTTP/") && line.charAt(8) == ' '
-                && Character.isDigit(line.charAt(9)) && Character.isDigit(line.charAt(10)) && Character.isDigit(line.charAt(11))
-                && (line.length() == 12 || line.charAt(12) == ' ')) {
-            return Integer.parseInt(line.substring(9, 12));
-        }
-        throw new ProbeFailure(NOT_HTTP + "'" + ProbeFailure.abbreviate(line) + "'");
-    }
-
-    private static long parseLength(String value) throws ProbeFailure {
-        try {
-            long length = Long.parseLong(value);
-            if (length >= 0) {
-                return length;
-            }
-        } catch (NumberFormatException ignored) {
-            // falls through to the failure below
-        }
-        throw new ProbeFailure("malformed Content-Length '" + ProbeFailure.abbreviate(value) + "'");
     }
 
     private static long chunkSize(String line) throws ProbeFailure {

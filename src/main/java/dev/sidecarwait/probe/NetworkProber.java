@@ -126,7 +126,7 @@ public final class NetworkProber implements Prober {
         boolean silent = failure.equals(Wire.Peer.HTTP.closedSilent) || failure.equals(Wire.Peer.SERVER.closedSilent)
                 || failure.equals(Wire.Peer.SERVER.resetSilent) || failure.equals(Wire.Peer.HTTP.resetSilent)
                 || target instanceof Target.Http && (failure.equals(Wire.CLOSED_MID_RESPONSE)
-                || failure.startsWith(HttpResponse.NOT_HTTP));
+                || failure.startsWith(HttpHead.NOT_HTTP));
         if (result.ready() || scheme == null || !silent) {
             return result;
         }

@@ -30,13 +30,6 @@ public record WaitPlan(Mesh preset, boolean auto, Duration detectGrace, List<Tar
                 Duration quitEach, StopSignal onStop, String onStopBy, List<String> command, TlsSettings tls,
                 ApiServer kube) {
 
-    /** This plan, its k8s:// targets asked of {@code api}. */
-    public WaitPlan withKube(ApiServer api) {
-        return new WaitPlan(preset, auto, detectGrace, given, givenStatus, admin, requestTimeout, total, every,
-                continueOnTimeout, skipOutside, disabled, allowPostStart, supervised, supervisedBy, quitGiven, quitSidecar,
-                quitEach, onStop, onStopBy, command, tls, api);
-    }
-
     public List<Target> targets(Mesh found) {
         return MeshDefaults.targets(given, found);
     }
