@@ -122,7 +122,7 @@ class KubeApiFailuresProcessTest extends AgainstKubeApi {
             Thread.sleep(20); // the stand-in replays no deletion from before a watch (WatchRelay)
         }
         api.client.batch().v1().jobs().inNamespace("shop").withName("migrate").delete();
-        assertTrue(absentReady.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
+        assertTrue(absentReady.waitFor(30, TimeUnit.SECONDS), () -> "the wait did not end: " + read(err) + api.requests);
         assertEquals(0, absentReady.exitValue(), Files.readString(err));
         SidecarWaitProcess.awaitText(strictErr, "not found (not created yet, or deleted after it finished: see ?absent=ready)");
         assertTrue(strict.isAlive(), "the wait without ?absent=ready ended");
@@ -175,8 +175,16 @@ class KubeApiFailuresProcessTest extends AgainstKubeApi {
         assertEquals(2, api.count("jobs?fieldSelector"), api.requests.toString());
     }
 
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
     private Process started(Path err, String url) throws Exception {
-        return started(err, "wait", "--url", url, "--timeout", "40s", "--verbose");
+        return started(err, "wait", "--url", url, "--timeout", "40s", "--request-timeout", "2s", "--verbose");
     }
 
     @Test

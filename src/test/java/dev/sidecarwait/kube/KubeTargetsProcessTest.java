@@ -41,7 +41,7 @@ class KubeTargetsProcessTest extends AgainstKubeApi {
     void aJobThatCompletesDuringTheWaitEndsItWithOneListAndOneWatch() throws Exception {
         put(job("migrate", "", "\"active\":1"));
         Path err = dir.resolve("complete.err");
-        Process wait = started(err, "wait", "--url", "k8s://job/migrate", "--timeout", "40s", "--verbose");
+        Process wait = started(err, "wait", "--url", "k8s://job/migrate", "--timeout", "40s", "--request-timeout", "2s", "--verbose");
         SidecarWaitProcess.awaitText(err, "active 1, succeeded 0, failed 0");
         put(job("migrate", condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods")
                 + "," + condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods"),
@@ -94,7 +94,7 @@ class KubeTargetsProcessTest extends AgainstKubeApi {
     void aServiceIsReadyOnceItsEndpointSlicesHoldTheEndpointsAskedFor() throws Exception {
         put(slice("orders-db", true, false));
         Path err = dir.resolve("service.err");
-        Process wait = started(err, "wait", "--url", "k8s://svc/orders-db?endpoints=2", "--timeout", "40s", "--verbose");
+        Process wait = started(err, "wait", "--url", "k8s://svc/orders-db?endpoints=2", "--timeout", "40s", "--request-timeout", "2s", "--verbose");
         SidecarWaitProcess.awaitText(err, "1 ready endpoint of 2 (2 wanted)");
         put(slice("orders-db", true, true));
         assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
@@ -114,7 +114,7 @@ class KubeTargetsProcessTest extends AgainstKubeApi {
         put(deployment(2, "\"observedGeneration\":2,\"replicas\":3,\"updatedReplicas\":3,\"readyReplicas\":2,"
                 + "\"availableReplicas\":2"));
         Path err = dir.resolve("rollout.err");
-        Process wait = started(err, "wait", "--url", "k8s://deploy/web", "--timeout", "40s", "--verbose");
+        Process wait = started(err, "wait", "--url", "k8s://deploy/web", "--timeout", "40s", "--request-timeout", "2s", "--verbose");
         SidecarWaitProcess.awaitText(err, "2 of 3 updated replicas are available");
         put(deployment(2, "\"observedGeneration\":2,\"replicas\":3,\"updatedReplicas\":3,\"readyReplicas\":3,"
                 + "\"availableReplicas\":3"));
@@ -135,7 +135,7 @@ class KubeTargetsProcessTest extends AgainstKubeApi {
         put(pod("db-0", true));
         put(pod("db-1", false));
         Path err = dir.resolve("pods.err");
-        Process wait = started(err, "wait", "--url", "k8s://pods?selector=app%3Ddb", "--timeout", "40s", "--verbose");
+        Process wait = started(err, "wait", "--url", "k8s://pods?selector=app%3Ddb", "--timeout", "40s", "--request-timeout", "2s", "--verbose");
         SidecarWaitProcess.awaitText(err, "1 of 2 pods Ready (db-1 is Running: ContainersNotReady: containers with unready status: [db])");
         put(pod("db-1", true));
         assertTrue(wait.waitFor(30, TimeUnit.SECONDS), "the wait did not end");
@@ -181,7 +181,7 @@ class KubeTargetsProcessTest extends AgainstKubeApi {
         put(certificate("False", "Issuing", "Issuing certificate as Secret does not exist"));
         Path err = dir.resolve("certificate.err");
         Process wait = started(err, "wait", "--url", "k8s://certs.cert-manager.io/web-tls?condition=Ready",
-                "--timeout", "40s", "--verbose");
+                "--timeout", "40s", "--request-timeout", "2s", "--verbose");
         SidecarWaitProcess.awaitText(err, "condition Ready is False (Issuing: Issuing certificate as Secret does not exist), "
                 + "waiting for True");
         put(certificate("True", "Ready", "Certificate is up to date and has not expired"));

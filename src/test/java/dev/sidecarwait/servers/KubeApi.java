@@ -131,7 +131,7 @@ public final class KubeApi implements AutoCloseable {
         this.reply = reply;
     }
 
-    /** The watches being served now, each counted once its WebSocket to the mock is open. */
+    /** The watches being served now whose object exists, each counted once the mock sends on it (its side is open). */
     public int openWatches() {
         return watching.get();
     }

@@ -20,8 +20,10 @@ import java.util.concurrent.TimeUnit;
  * changes): 200, chunked, one JSON event per line, from the resourceVersion asked for. The events come from fabric8's
  * mock over its WebSocket watch; the changes since that version, which the mock does not replay, are sent first as
  * MODIFIED events from a list, after the WebSocket is open, so that nothing falls between. A deletion before the
- * WebSocket opened is not replayed (the mock keeps no history of them): a test deletes once the watch is open
- * ({@link KubeApi#openWatches}). The watch ends at its timeoutSeconds, with the last chunk, as the API server ends it.
+ * mock's side of the WebSocket was open is not replayed (the mock keeps no history of them, and drops what it sends
+ * before its listener has the socket): a test deletes once the watch is open ({@link KubeApi#openWatches}), which the
+ * relay knows by the mock's first message, the ADDED it sends for each object that exists once its side is open. The
+ * watch ends at its timeoutSeconds, with the last chunk, as the API server ends it.
  */
 public final class WatchRelay {
 
@@ -30,7 +32,10 @@ public final class WatchRelay {
     private final String target;
     private final java.util.concurrent.atomic.AtomicInteger open;
 
-    /** {@code open}: the watches being served, this one counted from its WebSocket's opening to its end. */
+    /**
+     * {@code open}: the watches being served, this one counted from the mock's first message (its side is open) to
+     * its end; a watch of nothing that exists is never counted.
+     */
     WatchRelay(KubernetesMockServer mock, String target, java.util.concurrent.atomic.AtomicInteger open) {
         this.mock = mock;
         this.target = target;
@@ -39,6 +44,7 @@ public final class WatchRelay {
 
     void serve(OutputStream out) throws Exception {
         BlockingQueue<String> events = new LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicBoolean counted = new java.util.concurrent.atomic.AtomicBoolean();
         String query = target.substring(target.indexOf('?') + 1);
         String path = target.substring(0, target.indexOf('?'));
         String selectors = String.join("&", java.util.Arrays.stream(query.split("&"))
@@ -55,12 +61,14 @@ public final class WatchRelay {
                         if (last) {
                             events.add(text.toString());
                             text.setLength(0);
+                            if (counted.compareAndSet(false, true)) {
+                                open.incrementAndGet();
+                            }
                         }
                         webSocket.request(1);
                         return null;
                     }
                 }).get(10, TimeUnit.SECONDS);
-        open.incrementAndGet();
         try {
             out.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                     .getBytes(StandardCharsets.ISO_8859_1));
@@ -82,8 +90,10 @@ public final class WatchRelay {
             out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
         } finally {
-            open.decrementAndGet();
             socket.abort();
+            if (!counted.compareAndSet(false, true)) {
+                open.decrementAndGet();
+            }
         }
     }
 
