@@ -103,9 +103,25 @@ public final class SidecarWaitProcess {
         return binary;
     }
 
-    /** The command that starts the tool, without its arguments. */
+    /**
+     * The command that starts the tool, without its arguments: on the JVM, from the class path the jar ships (the
+     * tool's classes and picocli, nothing of the tests'), on the serial collector as scripts/sidecar-wait starts it.
+     */
     public static List<String> launcher() {
-        return NATIVE ? List.of(BINARY.toString()) : jvm(Main.class.getName());
+        if (NATIVE) {
+            return List.of(BINARY.toString());
+        }
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-XX:-MaxFDLimit", "-cp", location(Main.class) + File.pathSeparator
+                + location(picocli.CommandLine.class), Main.class.getName());
+    }
+
+    private static String location(Class<?> type) {
+        try {
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
