@@ -172,7 +172,7 @@ public final class KubeApi implements AutoCloseable {
                 return;
             }
             String target = line.split(" ")[1];
-            if (target.contains("watch=1")) {
+            if (target.contains("watch=1") || target.contains("watch=true")) {
                 new WatchRelay(mock, target, watching).serve(out);
             } else {
                 forward(target, out);

@@ -51,6 +51,9 @@ public final class WatchRelay {
                 .filter(pair -> pair.startsWith("fieldSelector=") || pair.startsWith("labelSelector=")).toList());
         long since = Long.parseLong(parameter(query, "resourceVersion", "0"));
         long seconds = Long.parseLong(parameter(query, "timeoutSeconds", "60"));
+        out.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1));
+        out.flush(); // at once, as the API server answers a watch: its events follow
         WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:"
                 + mock.getPort() + path + "?watch=true" + (selectors.isEmpty() ? "" : "&" + selectors)), new WebSocket.Listener() {
                     private final StringBuilder text = new StringBuilder();
@@ -70,9 +73,6 @@ public final class WatchRelay {
                     }
                 }).get(10, TimeUnit.SECONDS);
         try {
-            out.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-                    .getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
             HttpResponse<String> list = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                     + mock.getPort() + path + (selectors.isEmpty() ? "" : "?" + selectors))).build(), HttpResponse.BodyHandlers.ofString());
             for (JsonNode item : JSON.readTree(list.body()).path("items")) {
