@@ -21,7 +21,10 @@ if [ -z "$kubectl" ]; then
 fi
 build=${1:-target/sidecar-wait}
 [ -f target/sidecar-wait.jar ] || mvn -B -q package -DskipTests
-[ -x "$build" ] || [ "$build" = target/sidecar-wait.jar ] || build=target/sidecar-wait.jar
+case $build in
+  *.jar) ;;
+  *) [ -x "$build" ] || build=target/sidecar-wait.jar ;;
+esac
 mvn -B -q test-compile
 mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
 mkdir -p target/bench
