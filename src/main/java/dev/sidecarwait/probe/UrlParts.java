@@ -3,6 +3,7 @@ package dev.sidecarwait.probe;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A URL cut into its raw parts as Go's net/url cuts one (pilot-agent's reader): the fragment at the first '#', the
@@ -11,6 +12,12 @@ import java.util.Locale;
  * before the path.
  */
 final class UrlParts {
+
+    /**
+     * A '%' without two hex digits after it: searched for, never a pattern matched over the whole path, since Java's
+     * regex recurses once per repetition of a group and a long path overflowed the stack.
+     */
+    private static final Pattern BAD_ESCAPE = Pattern.compile("%(?![0-9A-Fa-f]{2})");
 
     /** Lower case; "" when the URL has none. */
     final String scheme;
@@ -92,7 +99,7 @@ final class UrlParts {
                 sent.append((char) c);
             }
         }
-        if (part.equals("path") && !sent.toString().matches("([^%]|%[0-9A-Fa-f]{2})*")) {
+        if (part.equals("path") && BAD_ESCAPE.matcher(sent).find()) {
             throw new IllegalArgumentException("a '%' in the path starts no escape of two hex digits; a percent sign is "
                     + "written %25");
         }

@@ -133,6 +133,24 @@ class UrlProcessTest {
         elsewhere.verify(getRequestedFor(urlEqualTo("/c")).withHeader("Authorization", absent()));
     }
 
+    /**
+     * A long path, from the user (3,000 letters, each sent as its escape) or a peer's redirect (15,000 characters of
+     * escapes), is read as any path: the check of its escapes overflowed the stack (fuzzing found it).
+     */
+    @Test
+    void aLongPathFromTheUserOrARedirectIsReadAsAnyPath() throws Exception {
+        String escaped = "/" + "%C3%A9".repeat(3000);
+        server.stubFor(get(escaped).willReturn(aResponse().withStatus(200)));
+        Run direct = run("wait", "--url", "http://localhost:" + server.getPort() + "/" + "\u00e9".repeat(3000), "--timeout", "10s");
+        assertEquals(0, direct.exit(), direct.err());
+        String redirected = "/" + "%C3%A9".repeat(2500);
+        server.stubFor(get("/away").willReturn(aResponse().withStatus(302).withHeader("Location", redirected)));
+        server.stubFor(get(redirected).willReturn(aResponse().withStatus(200)));
+        Run followed = run("wait", "--url", "http://localhost:" + server.getPort() + "/away", "--timeout", "10s");
+        assertEquals(0, followed.exit(), followed.err());
+        server.verify(getRequestedFor(urlEqualTo(redirected)));
+    }
+
     private static void assertNoSecret(Run run) {
         assertFalse(run.everything().contains(SECRET) || run.everything().contains("s3cr@t") || run.everything().contains(BASIC),
                 run.everything());
