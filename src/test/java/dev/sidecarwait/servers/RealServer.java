@@ -1,9 +1,11 @@
 package dev.sidecarwait.servers;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +17,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -153,7 +156,7 @@ public final class RealServer implements AutoCloseable {
     /** Ready enough for a server that takes no plain client: its port accepts a connection. */
     private static String listens(RealServer server) {
         try (java.net.Socket socket = new java.net.Socket()) {
-            socket.connect(new java.net.InetSocketAddress("127.0.0.1", server.port), 1000);
+            socket.connect(new InetSocketAddress("127.0.0.1", server.port), 1000);
             return null;
         } catch (IOException notYet) {
             return "connect: " + notYet.getMessage();
@@ -455,17 +458,34 @@ public final class RealServer implements AutoCloseable {
     }
 
     /**
-     * Distinct free loopback ports for one server: each socket stays bound until all are drawn. Drawn one after
-     * another, the kernel hands out a port just closed again about once in 5,000 pairs (measured), and a NATS
-     * server given the same port for clients and monitoring failed CI with "address already in use".
+     * Distinct free loopback ports for one server, drawn below the kernel's ephemeral range
+     * (/proc/sys/net/ipv4/ip_local_port_range), where no outgoing connection is ever given a port: a server starts
+     * seconds after its ports are drawn, and in that time any client on the machine (epmd's, rabbitmqctl's, this
+     * JVM's) may be handed an ephemeral port as its own end. CI failed so: RabbitMQ's distribution port, drawn as a
+     * free ephemeral port, was bound by another process by the time the node booted ("dist_port_already_used ...
+     * not_erlang"). Each socket stays bound until all are drawn, so one server never gets the same port twice.
      */
     public static int[] freePorts(int count) throws IOException {
+        int below = ephemeralLow();
+        int lowest = Math.max(1024, below - 16_384);
+        Random random = new Random();
         List<ServerSocket> held = new ArrayList<>();
         try {
             int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                held.add(new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1")));
-                ports[i] = held.get(i).getLocalPort();
+            for (int tries = 0; held.size() < count; tries++) {
+                if (tries == 1_000) {
+                    throw new IOException("no free loopback port in " + lowest + "-" + (below - 1) + " after 1000 tries");
+                }
+                int port = lowest + random.nextInt(below - lowest);
+                ServerSocket socket = new ServerSocket();
+                try {
+                    socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 1);
+                } catch (IOException inUse) {
+                    socket.close();
+                    continue;
+                }
+                ports[held.size()] = port;
+                held.add(socket);
             }
             return ports;
         } finally {
@@ -473,6 +493,20 @@ public final class RealServer implements AutoCloseable {
                 socket.close();
             }
         }
+    }
+
+    private static int ephemeralLow() throws IOException {
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        // one read of the whole line: a sysctl file answers only a read from offset 0 (readString reads 1 byte first)
+        String line;
+        try (BufferedReader reader = Files.newBufferedReader(range)) {
+            line = reader.readLine();
+        }
+        int low = Integer.parseInt(line.trim().split("\\s+")[0]);
+        if (low < 1024 + 1_024) {
+            throw new IOException(range + " starts at " + low + ": no room below it for the tests' servers");
+        }
+        return low;
     }
 
     /** A client's output and exit code ("... (exit code N)"), bounded by 30 s; the server's user is not needed. */
