@@ -16,6 +16,8 @@ import java.util.List;
 /** Opens a TCP connection before a deadline, trying each address of the host in turn. */
 public final class Connector {
 
+    static final String SELF_CONNECTED = "nothing listens (the kernel connected the socket to itself)";
+
     private final Clock clock;
     private final Resolver resolver;
 
@@ -49,6 +51,16 @@ public final class Connector {
                 socket = TcpSocket.open();
                 socket.setTcpNoDelay(true);
                 socket.connect(new InetSocketAddress(address, port), (int) Math.min(leftMillis, Integer.MAX_VALUE));
+                if (socket.getLocalSocketAddress().equals(socket.getRemoteSocketAddress())) {
+                    // Where nothing listens on a port of the kernel's ephemeral range, Linux may give the socket that
+                    // very port as its own end: TCP's simultaneous open then connects it to itself, and it reads back
+                    // what it writes (Go's net/tcpsock_posix.go, selfConnect, checks for this too).
+                    close(socket);
+                    if (first == null) {
+                        first = new ProbeFailure(SELF_CONNECTED);
+                    }
+                    continue;
+                }
                 return socket;
             } catch (SocketTimeoutException e) {
                 close(socket);
