@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.sidecarwait.servers.RealServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -69,7 +70,7 @@ class WaitCommandTest {
 
     @Test
     void readyAfterTheProxyStartsListening() throws Exception {
-        int port = freePort();
+        int port = RealServer.freePort();
         Thread late = new Thread(() -> {
             try {
                 Thread.sleep(700);
@@ -149,7 +150,7 @@ class WaitCommandTest {
     @Test
     void everyTargetMustBeReadyAndEachUnreadyOneIsNamed() throws IOException {
         stubReady(200);
-        int closed = freePort();
+        int closed = RealServer.freePort();
         try (ServerSocket db = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
             CliRun ok = CliRun.run(env, "wait", "--url", ready(), "--url", "tcp://127.0.0.1:" + db.getLocalPort());
             assertEquals(0, ok.exit(), ok.err());
@@ -198,7 +199,7 @@ class WaitCommandTest {
             CliRun run = CliRun.run(env, "wait", "--timeout", "2s");
             assertEquals(0, run.exit(), run.err());
         }
-        env.put("SIDECAR_WAIT_URL", ready() + ",tcp://127.0.0.1:" + freePort());
+        env.put("SIDECAR_WAIT_URL", ready() + ",tcp://127.0.0.1:" + RealServer.freePort());
         assertEquals(1, CliRun.run(env, "wait", "--timeout", "300ms").exit());
     }
 
@@ -236,9 +237,4 @@ class WaitCommandTest {
         assertTrue(CliRun.run(env, "wait", "--url", ready()).err().startsWith("{\"time\""));
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -14,6 +14,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.wire.Timeout;
 import dev.sidecarwait.tls.TlsSettings;
+import dev.sidecarwait.servers.RealServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -131,7 +132,7 @@ class NetworkProberTest {
 
     @Test
     void aClosedPortIsRefused() throws IOException {
-        int port = freePort();
+        int port = RealServer.freePort();
         ProbeResult result = probe("http://localhost:" + port + "/healthz/ready", 500);
         assertFalse(result.ready());
         assertEquals("connection refused", result.detail());
@@ -278,11 +279,6 @@ class NetworkProberTest {
         return thread;
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
-        }
-    }
 
     private static Thread answerOnce(ServerSocket server, String response) {
         return serveOnce(server, out -> {

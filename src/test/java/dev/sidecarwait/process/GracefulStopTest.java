@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.SidecarWaitProcess;
+import dev.sidecarwait.servers.RealServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -56,7 +57,7 @@ class GracefulStopTest {
 
     @Test
     void sigtermRewrittenToQuitLetsTheRequestInFlightFinishWhileNewConnectionsAreRefused() throws Exception {
-        int port = freePort();
+        int port = RealServer.freePort();
         Path err = dir.resolve("wrapper-err.txt");
         Process wrapper = underTheWrapper(port, err, "--stop-signal", "QUIT");
         try {
@@ -79,7 +80,7 @@ class GracefulStopTest {
 
     @Test
     void withoutTheRewriteTheSameRequestIsCut() throws Exception {
-        int port = freePort();
+        int port = RealServer.freePort();
         Path err = dir.resolve("wrapper-err.txt");
         Process wrapper = underTheWrapper(port, err, "--supervise");
         try {
@@ -169,9 +170,4 @@ class GracefulStopTest {
         throw new AssertionError("nginx still accepts connections: " + Files.readString(err));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
-        }
-    }
 }
