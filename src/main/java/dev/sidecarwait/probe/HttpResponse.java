@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
  */
 record HttpResponse(int status, String location, String body) {
 
-
     /** How long a probe waits for the first bytes of a body after its status has decided. */
     static final long PEEK_MILLIS = 50;
     private static final int MAX_HEADER_LINE = 16 * 1024;
@@ -21,15 +20,13 @@ record HttpResponse(int status, String location, String body) {
     static HttpResponse read(Wire wire, String method, boolean wholeBody, int keepBytes) throws ProbeFailure {
         HttpHead head = HttpHead.read(wire);
         int status = head.status;
-        long contentLength = head.contentLength;
-        boolean chunked = head.chunked;
         boolean noBody = method.equals("HEAD") || status / 100 == 1 || status == 204 || status == 304;
         ByteArrayOutputStream kept = new ByteArrayOutputStream();
         if (!noBody) {
             if (wholeBody) {
-                readBody(wire, chunked, contentLength, kept, keepBytes);
+                readBody(wire, head.chunked, head.contentLength, kept, keepBytes);
             } else {
-                peekBody(wire, chunked, contentLength, kept, keepBytes);
+                peekBody(wire, head.chunked, head.contentLength, kept, keepBytes);
             }
         }
         return new HttpResponse(status, head.location, kept.toString(StandardCharsets.UTF_8));
