@@ -53,6 +53,7 @@ public final class CommandTree {
             }
         });
         root.setCaseInsensitiveEnumValuesAllowed(true);
+        root.setOverwrittenOptionsAllowed(true); // a flag given twice: the last one counts, as pflag (pilot-agent) has it
         HelpLayout.apply(root);
         // Cli.run executes the command itself; picocli's default strategy would keep this JVM's System.out and err.
         root.setExecutionStrategy(CommandTree::notExecutedByPicocli);

@@ -20,19 +20,27 @@ final class JobJudge {
                 return Verdict.ready("complete (" + status.at("succeeded").number(0) + " succeeded)");
             }
         }
-        for (String failed : List.of("Failed", "FailureTarget")) {
-            JsonFields condition = conditions.where("type", failed);
-            if ("True".equals(condition.at("status").text())) {
-                String said = Verdict.said(condition);
-                return Verdict.failed("the Job failed" + (said.isEmpty() ? "" : " (" + said + ")") + "; "
-                        + counts(status));
-            }
+        JsonFields failed = conditions.where("type", "Failed");
+        if ("True".equals(failed.at("status").text())) {
+            String said = Verdict.said(failed);
+            return Verdict.failed("the Job failed" + (said.isEmpty() ? "" : " (" + said + ")") + "; " + counts(status));
+        }
+        JsonFields failing = conditions.where("type", "FailureTarget"); // set first: the counts have not caught up yet
+        if ("True".equals(failing.at("status").text())) {
+            String said = Verdict.said(failing);
+            return Verdict.failed("the Job failed" + (said.isEmpty() ? "" : " (" + said + ")")
+                    + "; its pods are being ended (FailureTarget)");
         }
         List<JsonFields> all = conditions.items();
         JsonFields last = all.isEmpty() ? null : all.get(all.size() - 1);
         String said = last == null ? "" : Verdict.said(last);
         return Verdict.waiting("not complete yet: " + counts(status) + (last == null ? "" : "; last condition "
                 + dev.sidecarwait.wire.PeerText.shown(last.at("type").text("?"), 60) + (said.isEmpty() ? "" : " (" + said + ")")));
+    }
+
+    /** A Job gone from the API: null when it had completed (a TTL's clean-up), else its counts as it went. */
+    static String unfinished(JsonFields job) {
+        return judge(job).state() == Verdict.State.READY ? null : counts(job.at("status"));
     }
 
     private static String counts(JsonFields status) {

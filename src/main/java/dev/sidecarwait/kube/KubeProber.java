@@ -46,9 +46,11 @@ public final class KubeProber implements Prober {
             Verdict verdict = watch.look(timeout, follow);
             boolean ready = verdict.state() == Verdict.State.READY;
             return new ProbeResult(target, ready, 0, ready ? "" : verdict.detail(), ready ? verdict.detail() : "",
-                    since(start), List.of(), verdict.state() == Verdict.State.FAILED);
+                    since(start), List.of(), verdict.state() == Verdict.State.FAILED ? ProbeResult.Standing.FOR_GOOD
+                    : ProbeResult.Standing.MAY_PASS);
         } catch (ProbeFailure failure) {
-            return new ProbeResult(target, false, 0, failure.getMessage(), "", since(start));
+            return new ProbeResult(target, false, 0, failure.getMessage(), "", since(start), List.of(),
+                    ApiRefusal.lasting(watch.refusal()) ? ProbeResult.Standing.LASTING : ProbeResult.Standing.MAY_PASS);
         } catch (RuntimeException unexpected) {
             watch.close();
             watches.remove(kube);

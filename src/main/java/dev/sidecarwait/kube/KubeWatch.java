@@ -43,6 +43,10 @@ final class KubeWatch implements AutoCloseable {
     private long retryAfter = -1;
     /** Whether the API server has answered a list: from then on, a failure is backed off. */
     private boolean reached;
+    /** The HTTP status of the API server's refusal behind the last failure (401, 403, 404, ...), else 0. */
+    private int refusal;
+    /** The awaited Job's counts when a watch saw it deleted before it completed, until a Job of its name is seen again. */
+    private String deletedUnfinished;
 
     KubeWatch(ApiServer api, KubeQuery query, Clock clock, Resolver resolver) {
         this.api = api;
@@ -56,8 +60,9 @@ final class KubeWatch implements AutoCloseable {
     Verdict look(Timeout timeout, boolean follow) throws ProbeFailure {
         long now = clock.nanoTime();
         if (now - retryAt < 0) {
-            throw new ProbeFailure(lastFailure + " (asking again in " + Math.max(1, (retryAt - now) / 1_000_000_000) + " s)");
+            throw new ProbeFailure(lastFailure); // backing off: the last words stand, and the refusal behind them
         }
+        refusal = 0;
         Verdict verdict = null;
         long deadline = now + timeout.millis() * 1_000_000;
         try {
@@ -97,9 +102,15 @@ final class KubeWatch implements AutoCloseable {
             case "ADDED", "MODIFIED" -> {
                 if (!byName() || query.name().equals(event.name())) {
                     objects.put(event.name(), event.object());
+                    deletedUnfinished = null;
                 }
             }
-            case "DELETED" -> objects.remove(event.name());
+            case "DELETED" -> {
+                objects.remove(event.name());
+                if (query.kind() == ObjectKind.JOB && byName() && query.name().equals(event.name())) {
+                    deletedUnfinished = JobJudge.unfinished(event.object()); // its last state comes with the event
+                }
+            }
             case "ERROR" -> {
                 if (event.object().at("code").number(0) == 410) {
                     gone();
@@ -151,6 +162,7 @@ final class KubeWatch implements AutoCloseable {
     private void refusedUnlessOk(ApiConnection connection, String verb) throws ProbeFailure {
         if (connection.status != 200) {
             retryAfter = connection.status == 429 ? Math.max(1, connection.retryAfter) : 0;
+            refusal = connection.status;
             byte[] body;
             try {
                 body = connection.body(64 * 1024); // the Status, for its message
@@ -183,22 +195,7 @@ final class KubeWatch implements AutoCloseable {
     }
 
     private Verdict judge() {
-        if (query.byCondition()) {
-            return ConditionJudge.judge(objects.values(), query.condition(), query.status());
-        }
-        if (query.kind() == ObjectKind.SERVICE) {
-            return EndpointsJudge.judge(objects.values(), query.endpoints(), query.name());
-        }
-        if (query.kind() == ObjectKind.POD) {
-            return PodsJudge.judge(objects.values());
-        }
-        JsonFields object = objects.get(query.name());
-        if (object == null) {
-            return query.absentReady() ? Verdict.ready("not found: absent counts as done (?absent=ready)")
-                    : Verdict.waiting("not found" + (query.kind() == ObjectKind.JOB ? " (not created yet, or deleted after "
-                    + "it finished: see ?absent=ready)" : ""));
-        }
-        return query.kind() == ObjectKind.JOB ? JobJudge.judge(object) : RolloutJudge.judge(query.kind(), object);
+        return Judgement.of(query, objects, deletedUnfinished);
     }
 
     /** One object by its name; else a Service's EndpointSlices, or the objects a label selector picks. */
@@ -237,6 +234,11 @@ final class KubeWatch implements AutoCloseable {
         }
         watch = null;
         events = null;
+    }
+
+    /** The HTTP status of the refusal behind the last failure, 0 when it was none (a broken watch, a timeout). */
+    int refusal() {
+        return refusal;
     }
 
     @Override

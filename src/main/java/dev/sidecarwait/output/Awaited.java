@@ -1,6 +1,7 @@
 package dev.sidecarwait.output;
 
 import dev.sidecarwait.mesh.Mesh;
+import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,20 @@ public record Awaited(String proxy, List<String> others) {
             return proxy.equals("Envoy proxy") ? "Envoy is ready!" : proxy + " is ready!";
         }
         return subject() + (proxy == null && others.size() == 1 ? " is" : " are") + " ready!";
+    }
+
+    /**
+     * The ready line with what each k8s:// target was ready by ("complete (1 succeeded)", "not found: absent counts as
+     * done"): a Job that ran and one that was never there read differently. Other targets say nothing more.
+     */
+    public String ready(List<ProbeResult> results) {
+        List<String> why = new ArrayList<>();
+        for (ProbeResult result : results) {
+            if (result.target() instanceof Target.Kube && !result.bodyLine().isEmpty()) {
+                why.add(proxy == null && others.size() == 1 ? result.bodyLine() : result.target().text() + ": " + result.bodyLine());
+            }
+        }
+        return ready() + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
     }
 
     public String timedOut(String lastErrors) {

@@ -64,6 +64,7 @@ public final class Waiter {
     private final Clock clock;
     private final Prober prober;
     private final Map<Target, ProbeResult> pending = new LinkedHashMap<>();
+    private final Map<Target, ProbeResult> ready = new LinkedHashMap<>();
     private final Map<Target, Integer> attempts = new LinkedHashMap<>();
     private long start;
     private volatile boolean failedForGood;
@@ -176,6 +177,11 @@ public final class Waiter {
         return new Outcome(ready, unready, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attempts)), elapsed);
     }
 
+    /** The result that made each target ready, in the order they became so. */
+    public synchronized List<ProbeResult> readyResults() {
+        return List.copyOf(ready.values());
+    }
+
     /**
      * An attempt cut short by the overall deadline says less than the one before it (a 503, a refusal): the last words
      * of a wait that timed out are the last the target really said.
@@ -184,6 +190,7 @@ public final class Waiter {
         attempts.merge(target, 1, Integer::sum);
         if (result.ready()) {
             pending.remove(target);
+            ready.put(target, result);
         } else if (!(pending.get(target) != null && result.detail().startsWith(Timeout.OVERALL))) {
             pending.put(target, result);
         }

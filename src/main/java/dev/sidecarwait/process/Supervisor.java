@@ -14,6 +14,7 @@ import java.util.function.Supplier;
  * The wrapper as a container's main process: waits, then either runs the command with this process's stdin,
  * stdout, stderr, environment and working directory, passes signals on and stays until the command has exited
  * (supervision), or replaces itself with the command (hand-over).
+ * A wait with no command after it runs here too, so that a signal ends it with its last line.
  * Everything that happens (a signal, the wait's end, the command's exit) is an event on one queue, handled in
  * order on one thread, so a signal is never lost between the wait and the start.
  */
@@ -36,6 +37,9 @@ public final class Supervisor {
     }
 
     public enum Ending { WAIT_FAILED, SIGNALLED_WHILE_WAITING, NOT_STARTED, COMMAND_EXITED }
+
+    /** A wait that ended with an exception of ours (sysexits' EX_SOFTWARE, as the command line has it). */
+    public static final int INTERNAL_ERROR = 70;
 
     private static final Path CMDLINE = Path.of("/proc/self/cmdline");
 
@@ -104,22 +108,34 @@ public final class Supervisor {
         log.debug("Handing over: " + plan.describe());
         replacer.setDispositions(plan);
         if (nextWhileWaiting(false) instanceof SignalReceived signal) { // arrived before the dispositions changed
-            return stoppedWhileWaiting(signal);
+            return stoppedWhileWaiting(signal, program);
         }
         lastWords.run();
         CommandLookup.Failure failure = CommandLookup.afterExec(program, replacer.exec(plan));
         return notStarted(program, failure);
     }
 
-    /** Null when the command may start; else how the run ended without it. */
-    private Result untilTheWaitLetsItStart(Callable<Integer> waitStep, String program) throws InterruptedException {
+    /**
+     * Runs {@code waitStep} with no command after it (a postStart hook): a signal that would end a process ends the
+     * wait at once with 128+N, as it ends a wait before a command. Null when the wait ended by itself.
+     */
+    public Result waitAlone(Callable<Integer> waitStep) throws InterruptedException {
+        startWaiting(waitStep);
+        return nextWhileWaiting(true) instanceof SignalReceived signal ? stoppedWhileWaiting(signal, null) : null;
+    }
+
+    private void startWaiting(Callable<Integer> waitStep) {
         Thread waiting = new Thread(() -> events.add(new WaitFinished(callSafely(waitStep))), "wait");
         waiting.setDaemon(true); // a signal may end the wait while a request is still in flight
         waiting.start();
+    }
 
+    /** Null when the command may start; else how the run ended without it. */
+    private Result untilTheWaitLetsItStart(Callable<Integer> waitStep, String program) throws InterruptedException {
+        startWaiting(waitStep);
         Event first = nextWhileWaiting(true);
         if (first instanceof SignalReceived signal) {
-            return stoppedWhileWaiting(signal);
+            return stoppedWhileWaiting(signal, program);
         }
         int waited = ((WaitFinished) first).code();
         if (waited != 0) {
@@ -127,7 +143,7 @@ public final class Supervisor {
             return new Result(waited, Ending.WAIT_FAILED, "not starting " + program);
         }
         if (nextWhileWaiting(false) instanceof SignalReceived signal) {
-            return stoppedWhileWaiting(signal);
+            return stoppedWhileWaiting(signal, program);
         }
         return null;
     }
@@ -181,14 +197,16 @@ public final class Supervisor {
             return waitStep.call();
         } catch (Exception e) {
             log.error("The wait failed: " + e);
-            return 70;
+            return INTERNAL_ERROR;
         }
     }
 
-    private Result stoppedWhileWaiting(SignalReceived signal) {
-        log.warn("Received SIG" + signal.name() + " while waiting for " + awaited.get() + ": not starting the command");
+    /** {@code program}: null for a wait with no command after it. */
+    private Result stoppedWhileWaiting(SignalReceived signal, String program) {
+        log.warn("Received SIG" + signal.name() + " while waiting for " + awaited.get()
+                + (program == null ? ": the wait ends" : ": not starting the command"));
         return new Result(128 + signal.number(), Ending.SIGNALLED_WHILE_WAITING,
-                "SIG" + signal.name() + " arrived while waiting; the command was not started");
+                "SIG" + signal.name() + " arrived while waiting" + (program == null ? "" : "; the command was not started"));
     }
 
     private void forward(Process child, SignalReceived signal) {

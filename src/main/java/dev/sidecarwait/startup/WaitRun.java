@@ -70,10 +70,12 @@ public final class WaitRun {
             return ended.get().exitCode();
         };
         if (plan.command().isEmpty()) {
-            int code = waitStep.call();
-            Ended how = ended.get();
-            finish(how.verdict(), how.progress(), how.envoy(), null, code, code != 0);
-            return code;
+            Supervisor.Result stopped = supervisor(false, null).waitAlone(waitStep);
+            Ended how = stopped != null ? signalled(stopped.exitCode()) : ended.get() != null ? ended.get()
+                    : new Ended("NOT READY: the wait failed", null, null, Supervisor.INTERNAL_ERROR);
+            finish(how.verdict(), how.progress(), how.envoy(), stopped == null ? null : stopped.what(), how.exitCode(),
+                    how.exitCode() != 0);
+            return how.exitCode();
         }
 
         Handover after = Handover.decide(plan.supervised(), plan.supervisedBy(), plan.quits(), replacer);
@@ -96,24 +98,31 @@ public final class WaitRun {
             QuitAfterCommand.post(plan, found == null ? plan.preset() : found.mesh(), clock, log);
         }
         Ended how = result.ending() == Supervisor.Ending.SIGNALLED_WHILE_WAITING || ended.get() == null
-                ? new Ended("NOT READY, stopped by a signal", waiter == null ? null : waiter.progress(), null, result.exitCode())
-                : ended.get();
+                ? signalled(result.exitCode()) : ended.get();
         boolean waitFailed = result.ending() != Supervisor.Ending.COMMAND_EXITED && result.exitCode() != 0;
         finish(how.verdict(), how.progress(), how.envoy(), result.what(), result.exitCode(), waitFailed);
         return result.exitCode();
     }
 
-    /** The supervisor, with a handler for every signal it takes; says what becomes of signals, at --verbose. */
+    private Ended signalled(int exitCode) {
+        return new Ended("NOT READY, stopped by a signal", waiter == null ? null : waiter.progress(), null, exitCode);
+    }
+
+    /**
+     * The supervisor, with a handler for every signal it takes; says what becomes of signals, at --verbose.
+     * {@code program}: null for a wait with no command after it.
+     */
     private Supervisor supervisor(boolean handOver, String program) {
         StopSignal onStop = plan.onStop() == null ? StopSignal.TERM : plan.onStop();
         awaitedNow = plan.auto() ? "the pod's data plane to be found (--mesh auto)"
                 : Awaited.of(plan.targets(plan.preset()), plan.preset()).subject(); // until the wait knows better
         Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"), onStop, () -> awaitedNow);
         List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
-        log.debug(handOver ? "Until the hand-over a signal that would end a process ends the wait (exit 128+N); after it, "
+        log.debug(program == null ? "A signal that would end a process ends the wait (exit 128+N)"
+                : handOver ? "Until the hand-over a signal that would end a process ends the wait (exit 128+N); after it, "
                 + "nothing is passed on: the command receives every signal itself"
                 : "Signals passed on to the command: " + String.join(", ", trapped));
-        if (plan.onStop() != null) {
+        if (program != null && plan.onStop() != null) {
             log.info("SIGTERM will be passed on to " + program + " as " + onStop + " (" + plan.onStopBy() + ")");
         }
         return supervisor;
@@ -175,7 +184,7 @@ public final class WaitRun {
         awaitedNow = awaited.subject();
         NetworkProber prober = new NetworkProber(clock, plan.expected(found.mesh()), plan.tls());
         waiter = new Waiter(clock, plan.kube() == null ? prober : new KubeProber(prober, plan.kube(), clock, Resolver.ofSystem(clock), true));
-        log.info(awaited.waiting(Seconds.of(plan.total())) + Awaited.proves(found.mesh(), targets));
+        log.info(awaited.waiting(Seconds.plural(plan.total())) + Awaited.proves(found.mesh(), targets));
         // a plain wait runs none of this: each new stretch of code read costs resident pages
         String insecure = plan.tls().insecure() ? plan.tls().insecureWarning(plan.verifiedUrls(found.mesh())) : null;
         if (insecure != null) {
@@ -184,10 +193,9 @@ public final class WaitRun {
         long deadline = clock.nanoTime() + plan.total().toNanos();
         EnvoyAdmin envoy = new EnvoyAdmin(clock, plan.tls());
         Waiter.Outcome outcome = waiter.await(targets, plan.total(), plan.every(), requestTimeout,
-                failed -> log.debug("Not ready yet: " + describe(failed, found)
-                        + explanation(envoy, admin, requestTimeout, deadline)));
+                new FailedAttempts(log, clock, found, envoy, admin, requestTimeout, deadline));
         if (outcome.ready()) {
-            log.info(awaited.ready());
+            log.info(awaited.ready(waiter.readyResults()));
             return new Ended("ready", outcome, null, 0);
         }
         ProbeResult failed = outcome.unready().stream().filter(ProbeResult::failedForGood).findFirst().orElse(null);
@@ -212,16 +220,6 @@ public final class WaitRun {
         return new Ended("NOT READY before the timeout", outcome, why, 1);
     }
 
-    /** With --verbose, why the proxy is not ready, in the time a request may take and never past the deadline. */
-    private String explanation(EnvoyAdmin envoy, Target.Http admin, Duration requestTimeout, long deadline) {
-        long left = deadline - clock.nanoTime();
-        if (admin == null || !log.isDebug() || left <= 0) {
-            return "";
-        }
-        Duration budget = Duration.ofNanos(Math.min(requestTimeout.toNanos(), left) / 2);
-        return " (" + envoy.diagnose(admin, budget).explanation() + ")";
-    }
-
     /** The last line, every time; when the wait itself failed, also the termination message. */
     private void finish(String verdict, Waiter.Outcome progress, String envoy, String command, int exitCode, boolean waitFailed) {
         String summary = WaitSummary.line(verdict, progress, envoy, command, exitCode);
@@ -236,6 +234,6 @@ public final class WaitRun {
     }
 
     private static String describe(ProbeResult result, PodMesh found) {
-        return result.target().text() + ": " + result.detail() + found.unanswered(result);
+        return FailedAttempts.describe(result, found);
     }
 }

@@ -167,7 +167,7 @@ class WaitCommandTest {
         CliRun run = CliRun.run(env, "wait", "--url", ready(), "--timeoutSeconds", "1", "--periodMillis", "200",
                 "--requestTimeoutMillis", "100");
         assertEquals(1, run.exit());
-        assertTrue(run.err().contains("(timeout: 1 second)"), run.err());
+        assertTrue(run.err().contains("(timeout: 1 seconds)"), run.err());
         CliRun equals = CliRun.run(env, "wait", "--url=" + ready(), "--timeoutSeconds=1", "--periodMillis=200");
         assertEquals(1, equals.exit(), equals.err());
     }

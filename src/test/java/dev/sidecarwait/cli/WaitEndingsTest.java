@@ -274,6 +274,37 @@ class WaitEndingsTest {
         assertEquals("", Files.readString(message), "the app's termination message is the app's own");
     }
 
+    /**
+     * A postStart hook is stopped so when the pod is deleted while it waits: the wait alone (no command) ends as every
+     * wait does, with its last line and the termination message, and 128+N. USR1's default would kill it unheard.
+     */
+    @ParameterizedTest
+    @CsvSource({"TERM, 143", "HUP, 129", "USR1, 138"})
+    void aWaitAloneStoppedByASignalSaysSoAndLeavesTheTerminationMessage(String signal, int exit) throws Exception {
+        Path message = Files.writeString(dir.resolve("termination-log"), "");
+        Path err = dir.resolve("err.txt");
+        Process wait = SidecarWaitProcess.builder("wait", "--url", "http://127.0.0.1:1/ready", "--timeout", "1h",
+                        "--verbose", "--termination-log", message.toString())
+                .redirectError(err.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            SidecarWaitProcess.awaitText(err, "Not ready yet: http://127.0.0.1:1/ready: connection refused");
+            Process kill = new ProcessBuilder("kill", "-s", signal, Long.toString(wait.pid())).inheritIO().start();
+            assertEquals(0, kill.waitFor());
+            assertTrue(SidecarWaitProcess.exited(wait, 20), "the wait ended");
+            assertEquals(exit, wait.exitValue());
+            String log = Files.readString(err);
+            assertTrue(log.contains("\twarn\tReceived SIG" + signal + " while waiting for http://127.0.0.1:1/ready: the wait ends\n"),
+                    log);
+            String last = log.strip().substring(log.strip().lastIndexOf('\n') + 1);
+            assertTrue(last.matches(".*\terror\tsidecar-wait: NOT READY, stopped by a signal after \\d+\\.\\d s; attempts: "
+                    + "http://127.0.0.1:1/ready \\d+; not ready: http://127.0.0.1:1/ready: connection refused; SIG" + signal
+                    + " arrived while waiting; exit code " + exit), last);
+            assertEquals(last.substring(last.indexOf("sidecar-wait: ")), Files.readString(message));
+        } finally {
+            SidecarWaitProcess.endTree(wait);
+        }
+    }
+
     @Test
     void quitAnswersComeWithARemedy() {
         proxy.stubFor(post("/shutdown").willReturn(aResponse().withStatus(404)

@@ -25,7 +25,12 @@ class JudgesTest {
         assertEquals(Verdict.State.READY, job("{'conditions':[{'type':'SuccessCriteriaMet','status':'True'}]}").state());
         assertEquals(Verdict.failed("the Job failed (DeadlineExceeded: Job was active longer than specified deadline); active 0, "
                 + "succeeded 0, failed 1"), job("{'failed':1,'conditions':[{'type':'FailureTarget','status':'True','reason':"
-                + "'DeadlineExceeded','message':'Job was active longer than specified deadline'}]}"));
+                + "'DeadlineExceeded','message':'Job was active longer than specified deadline'},{'type':'Failed','status':'True',"
+                + "'reason':'DeadlineExceeded','message':'Job was active longer than specified deadline'}]}"));
+        // caught at FailureTarget, before the controller has counted the failed pod: worded from the condition alone
+        assertEquals(Verdict.failed("the Job failed (BackoffLimitExceeded: Job has reached the specified backoff limit); its pods "
+                + "are being ended (FailureTarget)"), job("{'active':1,'conditions':[{'type':'FailureTarget','status':'True',"
+                + "'reason':'BackoffLimitExceeded','message':'Job has reached the specified backoff limit'}]}"));
         assertEquals(Verdict.waiting("not complete yet: active 2, succeeded 1, failed 0"), job("{'active':2,'succeeded':1}"));
         assertEquals(Verdict.State.WAITING, job("{'conditions':[{'type':'Complete','status':'False'}]}").state());
         assertEquals(Verdict.waiting("not complete yet: active 0, succeeded 0, failed 0; last condition Suspended (JobSuspended: "
@@ -59,10 +64,24 @@ class JudgesTest {
 
     @Test
     void endpointsWithoutAReadyConditionCountAsReady() throws Exception {
-        List<JsonFields> slices = List.of(json("{'endpoints':[{'addresses':['10.0.0.1']},{'conditions':{'ready':false}}]}"),
-                json("{'endpoints':[{'conditions':{'ready':true}}]}"));
+        List<JsonFields> slices = List.of(json("{'endpoints':[{'addresses':['10.0.0.1']},{'addresses':['10.0.0.2'],"
+                + "'conditions':{'ready':false}}]}"), json("{'endpoints':[{'addresses':['10.0.0.3'],'conditions':{'ready':true}}]}"));
         assertEquals(Verdict.ready("2 ready endpoints of 3"), EndpointsJudge.judge(slices, 2, "db"));
         assertEquals(Verdict.waiting("2 ready endpoints of 3 (3 wanted)"), EndpointsJudge.judge(slices, 3, "db"));
+    }
+
+    /** One pod in an IPv4 and an IPv6 slice, one address in two slices: each is one endpoint, as kube-proxy counts it. */
+    @Test
+    void anEndpointCountsOnceHoweverManySlicesHoldIt() throws Exception {
+        String pod = "'targetRef':{'kind':'Pod','namespace':'shop','name':'db-0'}";
+        List<JsonFields> dualStack = List.of(json("{'addressType':'IPv4','endpoints':[{'addresses':['10.0.0.7']," + pod + "}]}"),
+                json("{'addressType':'IPv6','endpoints':[{'addresses':['fd00::7']," + pod + "}]}"));
+        assertEquals(Verdict.waiting("1 ready endpoint of 1 (2 wanted)"), EndpointsJudge.judge(dualStack, 2, "db"));
+        assertEquals(Verdict.ready("1 ready endpoint of 1"), EndpointsJudge.judge(dualStack, 1, "db"));
+        List<JsonFields> moving = List.of(json("{'endpoints':[{'addresses':['10.0.0.8'],'conditions':{'ready':false}}]}"),
+                json("{'endpoints':[{'addresses':['10.0.0.8'],'conditions':{'ready':true}},{'addresses':['10.0.0.9']}]}"));
+        assertEquals(Verdict.ready("2 ready endpoints of 2"), EndpointsJudge.judge(moving, 2, "db"));
+        assertEquals(Verdict.waiting("2 ready endpoints of 2 (3 wanted)"), EndpointsJudge.judge(moving, 3, "db"));
     }
 
     @Test

@@ -45,14 +45,20 @@ class KubeApiFailuresProcessTest extends AgainstKubeApi {
                     + "in the namespace \\\"shop\\\""));
             return true;
         });
-        String grant = "forbidden (403): service account shop:migrator may not list jobs.batch; grant it: kubectl create "
-                + "role sidecar-wait --verb=get,list,watch --resource=jobs.batch -n shop && kubectl create rolebinding "
-                + "sidecar-wait --role=sidecar-wait --serviceaccount=shop:migrator -n shop";
+        String grant = "forbidden (403): service account shop:migrator may not list jobs.batch in namespace shop; grant it: "
+                + "kubectl create role sidecar-wait-migrator-jobs.batch --verb=get,list,watch --resource=jobs.batch -n shop; "
+                + "kubectl create rolebinding sidecar-wait-migrator-jobs.batch --role=sidecar-wait-migrator-jobs.batch "
+                + "--serviceaccount=shop:migrator -n shop (or the YAML in docs/kubernetes.md)";
         Path termination = dir.resolve("forbidden.termination");
         SidecarWaitProcess.Result wait = run(api.podEnv(), "wait", "--url", "k8s://job/migrate", "--timeout", "2s",
                 "--termination-log", termination.toString());
         assertEquals(1, wait.exit(), wait.err());
         assertTrue(wait.err().contains(grant), wait.err());
+        // without --verbose, the cause is in the log at once, and once: it will not go away by itself
+        assertEquals(1, wait.err().lines().filter(line -> line.endsWith("\tinfo\tk8s://job/migrate: " + grant
+                + " (the API server: jobs.batch is forbidden: User \"system:serviceaccount:shop:migrator\" cannot list "
+                + "resource \"jobs\" in API group \"batch\" in the namespace \"shop\")")).count(), wait.err());
+        assertFalse(wait.err().contains("asking again"), wait.err());
         assertTrue(Files.readString(termination).contains(grant), Files.readString(termination));
         SidecarWaitProcess.Result check = run(api.podEnv(), "check", "--request-timeout", "5s", "--url", "k8s://job/migrate");
         assertTrue(check.out().contains(grant), check.out());
@@ -107,26 +113,78 @@ class KubeApiFailuresProcessTest extends AgainstKubeApi {
         assertTrue(api.requests.get(2).contains("&resourceVersion=" + bookmarked + "&"), api.requests.toString());
     }
 
-    /** A Job deleted after it finished (its TTL): waited for as not found, or done with ?absent=ready. */
+    /**
+     * A Job deleted while it still runs (someone's kubectl delete, a Helm re-install) did not do its work: with or
+     * without ?absent=ready the wait goes on for a Job of that name, and ends when one created again completes.
+     */
     @Test
-    void aJobDeletedDuringTheWaitIsDoneOnlyWhereAbsentCountsAsDone() throws Exception {
+    void aJobDeletedBeforeItCompletedIsNotDoneAndOneCreatedAgainIs() throws Exception {
         put(job("migrate", "", "\"active\":1"));
         Path err = dir.resolve("deleted.err");
         Process absentReady = started(err, "k8s://job/migrate?absent=ready");
         Path strictErr = dir.resolve("deleted-strict.err");
         Process strict = started(strictErr, "k8s://job/migrate");
-        SidecarWaitProcess.awaitText(err, "active 1");
-        SidecarWaitProcess.awaitText(strictErr, "active 1");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (api.openWatches() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20); // the stand-in replays no deletion from before a watch (WatchRelay)
+        try {
+            SidecarWaitProcess.awaitText(err, "active 1");
+            SidecarWaitProcess.awaitText(strictErr, "active 1");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (api.openWatches() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20); // the stand-in replays no deletion from before a watch (WatchRelay)
+            }
+            api.client.batch().v1().jobs().inNamespace("shop").withName("migrate").delete();
+            String deleted = ": deleted before it completed (active 1, succeeded 0, failed 0): not done; "
+                    + "waiting for a Job of that name to be created again";
+            SidecarWaitProcess.awaitText(err, "k8s://job/migrate?absent=ready" + deleted);
+            SidecarWaitProcess.awaitText(strictErr, "k8s://job/migrate" + deleted);
+            assertTrue(absentReady.isAlive() && strict.isAlive(), read(err));
+            put(job("migrate", DONE, "\"succeeded\":1"));
+            for (Process wait : new Process[] {absentReady, strict}) {
+                assertTrue(wait.waitFor(30, TimeUnit.SECONDS), () -> "the wait did not end: " + read(err) + api.requests);
+                assertEquals(0, wait.exitValue(), read(err));
+            }
+            assertTrue(read(strictErr).contains("\tinfo\tk8s://job/migrate is ready! (complete (1 succeeded))\n"), read(strictErr));
+        } finally {
+            SidecarWaitProcess.endTree(absentReady);
+            SidecarWaitProcess.endTree(strict);
         }
-        api.client.batch().v1().jobs().inNamespace("shop").withName("migrate").delete();
-        assertTrue(absentReady.waitFor(30, TimeUnit.SECONDS), () -> "the wait did not end: " + read(err) + api.requests);
-        assertEquals(0, absentReady.exitValue(), Files.readString(err));
-        SidecarWaitProcess.awaitText(strictErr, "not found (not created yet, or deleted after it finished: see ?absent=ready)");
-        assertTrue(strict.isAlive(), "the wait without ?absent=ready ended");
-        SidecarWaitProcess.endTree(strict);
+    }
+
+    /**
+     * The grant a 403 prints applies as printed for a second account and for another resource: each pair gets a Role
+     * and a RoleBinding of its own name (no AlreadyExists), each command in kubectl create role's and create
+     * rolebinding's syntax, naming the resource refused and binding the account refused.
+     */
+    @Test
+    void theGrantAForbiddenLinePrintsIsItsOwnForEachAccountAndResource() throws Exception {
+        api.answer((line, out) -> {
+            KubeApi.respond(out, 403, "", KubeApi.status(403, "Forbidden", "forbidden"));
+            return true;
+        });
+        java.util.regex.Pattern grant = java.util.regex.Pattern.compile("may not list (\\S+) in namespace shop; grant it: "
+                + "kubectl create role (\\S+) --verb=get,list,watch --resource=(\\S+) -n shop; kubectl create rolebinding "
+                + "(\\S+) --role=(\\S+) --serviceaccount=shop:(\\S+) -n shop \\(");
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String account : new String[] {"migrator", "orders"}) {
+            Files.writeString(api.token, KubeApi.tokenFor("shop", account, "first"));
+            SidecarWaitProcess.Result check = run(api.podEnv(), "check", "--request-timeout", "5s", "--url",
+                    "k8s://job/migrate", "--url", "k8s://svc/orders-db");
+            assertEquals(1, check.exit(), check.out());
+            java.util.regex.Matcher found = grant.matcher(check.out());
+            int grants = 0;
+            while (found.find()) {
+                grants++;
+                assertEquals(found.group(1), found.group(3), "the Role grants what was refused: " + found.group());
+                assertEquals(found.group(2), found.group(4), "the binding has the Role's name: " + found.group());
+                assertEquals(found.group(2), found.group(5), "the binding binds that Role: " + found.group());
+                assertEquals(account, found.group(6), "the binding names the account refused: " + found.group());
+                // RBAC's names are path segments; these are lower-case DNS subdomains too, which every kubectl takes
+                assertTrue(found.group(2).matches("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?"), found.group(2));
+                assertTrue(names.add(found.group(2)), "a second grant of one name, AlreadyExists: " + found.group(2));
+            }
+            assertEquals(2, grants, check.out());
+        }
+        assertEquals(java.util.Set.of("sidecar-wait-migrator-jobs.batch", "sidecar-wait-migrator-endpointslices.discovery.k8s.io",
+                "sidecar-wait-orders-jobs.batch", "sidecar-wait-orders-endpointslices.discovery.k8s.io"), names);
     }
 
     @Test

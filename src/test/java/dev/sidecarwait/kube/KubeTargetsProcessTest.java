@@ -1,6 +1,7 @@
 package dev.sidecarwait.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.SidecarWaitProcess;
@@ -65,6 +66,15 @@ class KubeTargetsProcessTest extends AgainstKubeApi {
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20), "waited on a failed Job");
         assertTrue(wait.err().contains("BackoffLimitExceeded: Job has reached the specified backoff limit"), wait.err());
         assertTrue(Files.readString(termination).contains("failed for good"), Files.readString(termination));
+
+        // caught at FailureTarget, before the controller has counted the failed pod: worded from the condition
+        put(job("migrate", condition("FailureTarget", "BackoffLimitExceeded", "Job has reached the specified backoff limit"),
+                "\"active\":1"));
+        SidecarWaitProcess.Result failing = run("check", "--request-timeout", "5s", "--url", "k8s://job/migrate");
+        assertEquals(1, failing.exit(), failing.out());
+        assertTrue(failing.out().contains("the Job failed (BackoffLimitExceeded: Job has reached the specified backoff limit); "
+                + "its pods are being ended (FailureTarget)"), failing.out());
+        assertFalse(failing.out().contains("failed 0"), failing.out());
     }
 
     @Test
@@ -76,7 +86,8 @@ class KubeTargetsProcessTest extends AgainstKubeApi {
         assertTrue(Files.readString(termination).contains("not found"), Files.readString(termination));
         SidecarWaitProcess.Result absent = run("wait", "--url", "k8s://job/migrate?absent=ready", "--timeout", "20s");
         assertEquals(0, absent.exit(), absent.err());
-        assertTrue(absent.err().contains("ready"), absent.err());
+        assertTrue(absent.err().contains("\tinfo\tk8s://job/migrate?absent=ready is ready! (not found: absent counts as done "
+                + "(?absent=ready))\n"), absent.err());
     }
 
     static String slice(String service, boolean... ready) {
@@ -88,6 +99,21 @@ class KubeTargetsProcessTest extends AgainstKubeApi {
                 + "-x7k2p\",\"namespace\":\"shop\",\"labels\":{\"kubernetes.io/service-name\":\"" + service + "\"}},"
                 + "\"addressType\":\"IPv4\",\"endpoints\":[" + String.join(",", endpoints) + "],\"ports\":[{\"name\":\"pg\","
                 + "\"port\":5432,\"protocol\":\"TCP\"}]}";
+    }
+
+    /** One pod in an IPv4 and an IPv6 slice is one endpoint. */
+    @Test
+    void aDualStackServicesPodCountsOnce() throws Exception {
+        for (String family : new String[] {"IPv4", "IPv6"}) {
+            put("{\"apiVersion\":\"discovery.k8s.io/v1\",\"kind\":\"EndpointSlice\",\"metadata\":{\"name\":\"orders-db-"
+                    + family.toLowerCase(java.util.Locale.ROOT) + "\",\"namespace\":\"shop\",\"labels\":{\"kubernetes.io/"
+                    + "service-name\":\"orders-db\"}},\"addressType\":\"" + family + "\",\"endpoints\":[{\"addresses\":[\""
+                    + (family.equals("IPv4") ? "10.0.0.7" : "fd00::7") + "\"],\"conditions\":{\"ready\":true},\"targetRef\":"
+                    + "{\"kind\":\"Pod\",\"namespace\":\"shop\",\"name\":\"orders-db-0\"}}],\"ports\":[{\"port\":5432}]}");
+        }
+        SidecarWaitProcess.Result check = run("check", "--request-timeout", "5s", "--url", "k8s://svc/orders-db?endpoints=2");
+        assertEquals(1, check.exit(), check.out());
+        assertTrue(check.out().contains("1 ready endpoint of 1 (2 wanted)"), check.out());
     }
 
     @Test

@@ -219,7 +219,8 @@ class WaiterTest {
             public ProbeResult probe(Target target, Timeout limit) {
                 clock.advance(Duration.ofMillis(5));
                 return new ProbeResult(target, false, 0, "the Job failed (BackoffLimitExceeded)", "", Duration.ofMillis(5),
-                        List.of(), clock.elapsed().compareTo(Duration.ofMillis(1000)) >= 0);
+                        List.of(), clock.elapsed().compareTo(Duration.ofMillis(1000)) >= 0 ? ProbeResult.Standing.FOR_GOOD
+                        : ProbeResult.Standing.MAY_PASS);
             }
 
             @Override
