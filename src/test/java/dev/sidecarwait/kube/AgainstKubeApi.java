@@ -2,12 +2,12 @@ package dev.sidecarwait.kube;
 
 import dev.sidecarwait.SidecarWaitProcess;
 import dev.sidecarwait.servers.KubeApi;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What the k8s:// process tests share: one API server (servers/KubeApi) for the class, reset after each test. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -17,8 +17,8 @@ abstract class AgainstKubeApi {
     KubeApi api;
 
     @BeforeAll
-    void apiServer() throws Exception {
-        dir = Files.createTempDirectory(getClass().getSimpleName());
+    void apiServer(@TempDir Path classDir) throws Exception {
+        dir = classDir; // removed after the class, whatever its outcome
         api = KubeApi.start(dir);
     }
 

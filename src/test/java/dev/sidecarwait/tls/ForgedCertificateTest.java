@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A name is what the certificate says, not what its bytes can be made to say: certificates from a CA the wait trusts,
@@ -43,8 +44,8 @@ class ForgedCertificateTest {
     private RealServer manyNames;
 
     @BeforeAll
-    void servers() throws Exception {
-        dir = Files.createTempDirectory("forged-tls");
+    void servers(@TempDir Path classDir) throws Exception {
+        dir = classDir; // removed after the class, whatever its outcome
         ca = TestCa.create(dir, "Test CA");
         forgedCn = started(ca.serverWithRawNames(FORGED_CN, List.of(ascii("tenant-a.example"))), "TLSv1.2");
         sanWithNewline = started(ca.serverWithRawNames("forged", List.of(ascii("attacker.example\nDNS:localhost"))), "TLSv1.3");

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * No peer stretches a wait past its timeout, or an attempt past its request timeout, or crashes it: against servers
@@ -38,8 +39,8 @@ class HostileTlsPeerTest {
     private RealServer tls13;
 
     @BeforeAll
-    void servers() throws Exception {
-        dir = Files.createTempDirectory("hostile-tls");
+    void servers(@TempDir Path classDir) throws Exception {
+        dir = classDir; // removed after the class, whatever its outcome
         ca = TestCa.create(dir, "Test CA");
         TestCa.Issued good = ca.server("localhost", "DNS:localhost");
         tls12 = RealServer.nginxTls(good, "TLSv1.2", null).start();

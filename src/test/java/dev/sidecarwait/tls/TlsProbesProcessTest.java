@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * TLS through the tool as a process (the JVM's SSLEngine, or Mbed TLS in each native binary), against real servers
@@ -47,8 +48,8 @@ class TlsProbesProcessTest {
     private RealServer clientRequired;
 
     @BeforeAll
-    void serversWithTheirCertificates() throws Exception {
-        dir = Files.createTempDirectory("tls-test");
+    void serversWithTheirCertificates(@TempDir Path classDir) throws Exception {
+        dir = classDir; // removed after the class, whatever its outcome
         ca = TestCa.create(dir, "Test CA");
         other = TestCa.create(dir, "Other CA");
         client = ca.client("probe");

@@ -20,11 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * x509-limbo (C2SP's X.509 path-validation suite, read from beside the project: {@link #SUITE}) through the tool as a process, so
+ * x509-limbo (C2SP's X.509 path-validation suite, a copy in the test resources: {@link #SUITE}) through the tool as a process, so
  * through the engine of each runtime: the JDK's on the jar, Mbed TLS in each native binary. Every server case is served
  * by `openssl s_server` with its leaf, key and intermediates, in a network and mount namespace of the test's own where
  * the case's peer name is in /etc/hosts (or its IP address on loopback), and the tool is asked for a verified handshake
@@ -39,12 +41,8 @@ import org.junit.jupiter.api.Test;
 @Tag(SidecarWaitProcess.PROCESS_TAG)
 class X509LimboTest {
 
-    /**
-     * The suite as the workplace keeps it beside the project (shared/x509-limbo, where CI's clone finds it too), not
-     * committed: each case carries its leaf's private key, and no key is committed here. -Dx509limbo.suite=FILE names
-     * another copy.
-     */
-    private static final Path SUITE = Path.of(System.getProperty("x509limbo.suite", "../shared/x509-limbo/limbo.json"));
+    /** The suite, compressed, with its licence and attribution beside it (src/test/resources/x509-limbo/README.md). */
+    private static final String SUITE = "/x509-limbo/limbo.json.gz";
 
     private static final String TLS_KEY_USAGE = "its key usage does not allow digitalSignature, which a TLS server's key "
             + "needs to sign the handshake: both engines refuse it for TLS, where the suite checks the path alone";
@@ -209,11 +207,11 @@ class X509LimboTest {
     }
 
     @Test
-    void everyServerCaseIsAnsweredAsTheSuiteExpectsOrNamedWithItsReason() throws Exception {
-        assertTrue(Files.isRegularFile(SUITE), "x509-limbo's limbo.json is not at " + SUITE.toAbsolutePath().normalize()
-                + " (the workplace's shared/x509-limbo beside the project; -Dx509limbo.suite=FILE for another)");
-        JsonNode cases = new ObjectMapper().readTree(SUITE.toFile()).get("testcases");
-        Path dir = Files.createTempDirectory("x509-limbo");
+    void everyServerCaseIsAnsweredAsTheSuiteExpectsOrNamedWithItsReason(@TempDir Path dir) throws Exception {
+        JsonNode cases;
+        try (InputStream suite = new GZIPInputStream(X509LimboTest.class.getResourceAsStream(SUITE))) {
+            cases = new ObjectMapper().readTree(suite).get("testcases");
+        }
         Map<String, String> leftOut = new TreeMap<>();
         Map<String, String> expected = new LinkedHashMap<>();
         List<String> lines = new ArrayList<>();
