@@ -7,6 +7,7 @@
 # with its fix.
 #
 #   bash scripts/fuzz.sh                                          # every target, 15 s each (.ci/run gives 5 s)
+#   FUZZ_PARALLEL=1 bash scripts/fuzz.sh 2m                       # one target at a time (default: one per core)
 #   bash scripts/fuzz.sh 10m GrpcReadersFuzzTest#grpcAnswer       # one target, longer
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,21 +29,38 @@ classpath="target/test-classes:target/classes:$(cat target/fuzz-classpath.txt)"
 # On two cores, G1's and C2's threads compete with the fuzzer: a run of 5 s took 24 s with the JVM's defaults and
 # 16 s with these, fuzzing faster too (191,214 inputs against 162,169). FUZZ_JAVA_OPTS replaces them (a long run: "").
 java_options=${FUZZ_JAVA_OPTS--XX:+UseSerialGC -XX:TieredStopAtLevel=1}
-failed=()
-for target in "${targets[@]}"; do
+# One target per core at a time: each JVM is one thread of fuzzing (serial GC, C1), and half of a run is its start-up
+# (the JVM, Jazzer's agent, the JUnit Platform), so two at once on two cores take half the time for the same fuzzing.
+parallel=${FUZZ_PARALLEL:-$(nproc)}
+results=target/fuzz-results
+rm -rf "$results" && mkdir -p "$results"
+fuzz_one() {
+  local target=$1 start file class log
   start=$(date +%s)
   file=$(grep -rl --include="${target%%#*}.java" "@FuzzTest" src/test/java | head -1)
   class=${file#src/test/java/}
   class=${class%.java}
+  log="target/fuzz-${target//#/-}.log"
   # shellcheck disable=SC2086 # the options are words
   if JAZZER_FUZZ=1 java $java_options -Djazzer.max_duration="$duration" -cp "$classpath" dev.sidecarwait.OneFuzzTarget \
-      "${class//\//.}#${target#*#}" >"target/fuzz-${target//#/-}.log" 2>&1; then
+      "${class//\//.}#${target#*#}" >"$log" 2>&1; then
     echo "fuzzed $target for $duration: no finding ($(($(date +%s) - start)) s)"
   else
-    echo "FINDING in $target: see target/fuzz-${target//#/-}.log; the input is saved under src/test/resources" >&2
-    grep -E "Exception|Error|crash-" "target/fuzz-${target//#/-}.log" | head -5 >&2 || true
-    failed+=("$target")
+    echo "FINDING in $target: see $log; the input is saved under src/test/resources" >&2
+    grep -E "Exception|Error|crash-" "$log" | head -5 >&2 || true
+    touch "$results/${target//#/-}.failed"
   fi
+}
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+    wait -n || true
+  done
+  fuzz_one "$target" &
+done
+wait
+failed=()
+for target in "${targets[@]}"; do
+  [ ! -e "$results/${target//#/-}.failed" ] || failed+=("$target")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzzing found a problem in: ${failed[*]}" >&2

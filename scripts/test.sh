@@ -6,7 +6,8 @@
 # (GracefulStopTest), and wait for each to be ready with its own client (redis-cli, pg_isready, mariadb-admin, rabbitmqctl, dig from bind9-dnsutils); the data-plane and DNS tests make network,
 # mount and PID namespaces (unshare, nsenter; ip brings their loopback up, ss sees what listens there). grpc-java and Kafka's broker come from Maven Central with the other test dependencies.
 # The tests that start the tool as a process run three times: on the JVM, on the native binary, and on the arm64 native
-# binary under qemu-user (all but what emulation cannot show, docs/native.md); this script builds both binaries first
+# binary under qemu-user (all but what emulation cannot show, docs/native.md), the two binaries' runs beside the
+# JVM's (two Maven processes at once, below); this script builds both binaries first
 # with scripts/native.sh (from Maven Central and Debian alone; a few minutes the first time, reused after) and
 # registers qemu-aarch64 with binfmt_misc (scripts/emulation.sh, as root).
 # HandoverProcessTest and ThreadMaskTest need a JDK 22 or later under /usr/lib/jvm beside the build's (these machines have Temurin 25
@@ -61,15 +62,32 @@ bash scripts/emulation.sh  # the arm64 binary runs under qemu-user
 # Every process the run starts carries this mark in its environment (the tests pass theirs on); one still running
 # once Maven has exited is a leftover of a test that did not end what it started: named, killed, and the run fails.
 mark=$(cat /proc/sys/kernel/random/uuid)
-status=0
-SIDECARWAIT_TEST_RUN=$mark mvn -B verify -Dnative.binary=target/sidecar-wait "$@" || status=$?
-# The process-level tests once more on the arm64 binary, under qemu-user: all but what emulation cannot show, each
-# left out by the tag that names qemu's reason (QemuUserTest, which runs only here, proves both reasons are qemu's).
-if [ "$status" -eq 0 ]; then
+# What the system's temporary directory holds before: a test removes what it made there, also when it fails.
+tmp_before=$(mktemp)
+ls -A /tmp >"$tmp_before"
+# Two lanes at once, each its own Maven: every test on the JVM (mvn verify), and beside it the process-level tests on
+# the amd64 binary, then on the arm64 binary under qemu-user: all but what emulation cannot show, each left out by
+# the tag that names qemu's reason (QemuUserTest, which runs only there, proves both reasons are qemu's). Most of a
+# process test is waiting on a deadline, so the lanes share two cores well: 33 minutes one after the other, under 25
+# side by side (docs/development.md). The classes were compiled by native.sh's package, so neither lane compiles.
+# The binaries' lane writes to its own log, shown once it has ended; either lane failing fails the run.
+SIDECARWAIT_TEST_RUN=$mark mvn -B -q test-compile
+binaries_log=target/test-binaries.log
+(
+  SIDECARWAIT_TEST_RUN=$mark mvn -B surefire:test@native-binary -Dnative.binary=target/sidecar-wait \
+    -Dsurefire.failIfNoSpecifiedTests=false "$@" &&
   SIDECARWAIT_TEST_RUN=$mark mvn -B surefire:test@native-binary -Dnative.binary=target/arm64/sidecar-wait \
     -Dnative.report=native-binary-arm64 -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dnative.excluded=jvm-only,qemu-renumbers-real-time-signals,qemu-resets-ignored-signals-at-exec "$@" || status=$?
-fi
+    -Dnative.excluded=jvm-only,qemu-renumbers-real-time-signals,qemu-resets-ignored-signals-at-exec "$@"
+) >"$binaries_log" 2>&1 &
+binaries=$!
+status=0
+SIDECARWAIT_TEST_RUN=$mark mvn -B verify "$@" || status=$?
+binaries_status=0
+wait "$binaries" || binaries_status=$?
+echo "--- the process-level tests on the amd64 binary, then the arm64 binary under qemu-user ($binaries_log):"
+cat "$binaries_log"
+[ "$status" -ne 0 ] || status=$binaries_status
 
 marked() {
   for environ in /proc/[0-9]*/environ; do
@@ -89,6 +107,13 @@ if [ -n "$left" ]; then
     echo "  pid $pid (parent $(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null)): $({ tr '\0' ' ' < "/proc/$pid/cmdline"; } 2>/dev/null)" >&2
     kill -KILL "$pid" 2>/dev/null || true
   done
+  [ "$status" -ne 0 ] || status=1
+fi
+left_in_tmp=$(ls -A /tmp | grep -vxFf "$tmp_before" | grep -v '^hsperfdata_' || true)
+rm -f "$tmp_before"
+if [ -n "$left_in_tmp" ]; then
+  echo "scripts/test.sh: the tests left these in /tmp (now removed):" $left_in_tmp >&2
+  for entry in $left_in_tmp; do rm -rf "/tmp/${entry:?}"; done
   [ "$status" -ne 0 ] || status=1
 fi
 exit "$status"
