@@ -55,16 +55,6 @@ class PilotAgentFlagsTest {
         }
     }
 
-    /** pflag keeps the last of a flag given twice: a chart that appends an override relies on it. */
-    @Test
-    void aFlagGivenTwiceTakesTheLastAndTheFirstLineHasPilotAgentsWords() {
-        CliRun run = CliRun.run(Map.of(), "wait", "--url", "http://127.0.0.1:1/healthz/ready", "--termination-log", "none",
-                "--timeoutSeconds", "40", "--periodMillis", "100", "--timeoutSeconds", "1");
-        assertEquals(1, run.exit(), run.err());
-        assertTrue(run.err().contains("\tinfo\tWaiting for Envoy proxy to be ready (timeout: 1 seconds)...\n"), run.err());
-        assertTrue(run.err().contains("sidecar-wait: NOT READY before the timeout after 1.0 s"), run.err());
-    }
-
     /** pflag reads a detached value only for flags that take one; for --log_as_json the words true and false. */
     @Test
     void logAsJsonGivesJsonLinesAsGoReadsABoolean() {

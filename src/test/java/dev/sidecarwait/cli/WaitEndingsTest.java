@@ -275,6 +275,19 @@ class WaitEndingsTest {
     }
 
     /**
+     * pflag keeps the last of a flag given twice (a chart that appends an override relies on it), and pilot-agent's
+     * first line says "1 seconds": the binary's command tree is made while the image is built, so both on each build.
+     */
+    @Test
+    void aFlagGivenTwiceTakesTheLastAndTheFirstLineHasPilotAgentsWords() throws Exception {
+        SidecarWaitProcess.Result run = SidecarWaitProcess.run(env, null, "wait", "--url", "http://127.0.0.1:1/healthz/ready",
+                "--termination-log", "none", "--timeoutSeconds", "40", "--periodMillis", "100", "--timeoutSeconds", "1");
+        assertEquals(1, run.exit(), run.err());
+        assertTrue(run.err().contains("\tinfo\tWaiting for Envoy proxy to be ready (timeout: 1 seconds)...\n"), run.err());
+        assertTrue(run.err().contains("sidecar-wait: NOT READY before the timeout after 1.0 s"), run.err());
+    }
+
+    /**
      * A postStart hook is stopped so when the pod is deleted while it waits: the wait alone (no command) ends as every
      * wait does, with its last line and the termination message, and 128+N. USR1's default would kill it unheard.
      */
