@@ -4,7 +4,8 @@
 #   bash scripts/bench.sh            # about six minutes; RUNS=9 for steadier medians
 #   bash scripts/bench.sh targets    # only what one more target costs (about a minute)
 #   bash scripts/bench.sh binaries A B ...   # native binaries side by side: file size, one ready wait (hyperfine),
-#                                            # its peak RSS; RUNS (default 30) runs each
+#                                            # its peak RSS; RUNS (default 30) runs each; and the supervising
+#                                            # wrapper while its command runs: RSS, Private_Dirty, threads (5 runs)
 #
 # Compared: sidecar-wait as shipped (scripts/sidecar-wait: the native binary when built, else the jar with the
 # launcher's JVM options and class-data cache), the bare jar on a default JVM, the seeds' curl loop, and one
@@ -277,6 +278,19 @@ binaries() {
       record one_wait_rss_kib "$bin" - "$(tail -1 "$out/rss.txt")"
     done
   done
+  # the supervising wrapper (a Job's PID 1), steady while its command runs: sampled 2 s after the command started
+  for run in 1 2 3 4 5; do
+    for bin in "$@"; do
+      "$bin" wait -q --url "$url" --timeoutSeconds 30 --supervise -- sleep 3 >/dev/null 2>&1 &
+      pid=$!
+      sleep 2.5
+      read -r rss own <<<"$(memory_of "$pid")"
+      record wrapper_rss "$bin" - "$rss"
+      record wrapper_private "$bin" - "$own"
+      record wrapper_threads "$bin" - "$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status")"
+      wait "$pid" || true
+    done
+  done
 }
 
 if [ "${1:-}" = targets ]; then
@@ -322,18 +336,19 @@ fi
 if [ "${1:-}" = binaries ]; then
   shift
   {
-    echo "| binary | file, bytes | one ready wait, ms: median (min-max) | peak RSS, MiB: median (min-max) |"
-    echo "|---|---|---|---|"
+    echo "| binary | file, bytes | one ready wait, ms: median (min-max) | peak RSS, MiB: median (min-max) | supervising, while the command runs: RSS, MiB | its Private_Dirty, MiB | its threads |"
+    echo "|---|---|---|---|---|---|---|"
     for bin in "$@"; do
       # hyperfine's CSV: command,mean,stddev,median,user,system,min,max (seconds)
       read -r m lo hi <<<"$(awk -F, -v c="$bin wait -q --url $url --timeoutSeconds 30" '$1 == c { print $4 * 1000, $7 * 1000, $8 * 1000 }' "$out/binaries.csv")"
       read -r rm rlo rhi <<<"$(stats one_wait_rss_kib "$bin" -)"
-      printf '| %s | %s | %.2f (%.2f-%.2f) | %.1f (%.1f-%.1f) |\n' "$bin" "$(stat -c %s "$bin")" "$m" "$lo" "$hi" \
+      printf '| %s | %s | %.2f (%.2f-%.2f) | %.1f (%.1f-%.1f) | %s | %s | %s |\n' "$bin" "$(stat -c %s "$bin")" "$m" "$lo" "$hi" \
         "$(awk -v v="$rm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$rlo" 'BEGIN { print v / 1024 }')" \
-        "$(awk -v v="$rhi" 'BEGIN { print v / 1024 }')"
+        "$(awk -v v="$rhi" 'BEGIN { print v / 1024 }')" "$(cell wrapper_rss "$bin" -)" "$(cell wrapper_private "$bin" -)" \
+        "$(cell wrapper_threads "$bin" -)"
     done
     echo
-    echo "hyperfine, $runs runs after 3 warm-up runs; peak RSS of $runs more, the binaries in turn. $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)."
+    echo "hyperfine, $runs runs after 3 warm-up runs; peak RSS of $runs more, the binaries in turn; the supervising wrapper (\`--supervise -- sleep 3\`) sampled from /proc 2.5 s in, 5 runs each. $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)."
   } | tee "$out/binaries.md"
   exit 0
 fi

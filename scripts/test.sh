@@ -67,7 +67,7 @@ tmp_before=$(mktemp)
 ls -A /tmp >"$tmp_before"
 # Two lanes at once, each its own Maven: every test on the JVM (mvn verify), and beside it the process-level tests on
 # the amd64 binary, then on the arm64 binary under qemu-user: all but what emulation cannot show, each left out by
-# the tag that names qemu's reason (QemuUserTest, which runs only there, proves both reasons are qemu's). Most of a
+# the tag that names qemu's reason (QemuUserTest, which runs only there, proves each reason is qemu's). Most of a
 # process test is waiting on a deadline, so the lanes share two cores well: 33 minutes one after the other, under 25
 # side by side (docs/development.md). The classes were compiled by native.sh's package, so neither lane compiles.
 # The binaries' lane writes to its own log, shown once it has ended; either lane failing fails the run.
@@ -78,7 +78,7 @@ binaries_log=target/test-binaries.log
     -Dsurefire.failIfNoSpecifiedTests=false "$@" &&
   SIDECARWAIT_TEST_RUN=$mark mvn -B surefire:test@native-binary -Dnative.binary=target/arm64/sidecar-wait \
     -Dnative.report=native-binary-arm64 -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dnative.excluded=jvm-only,qemu-renumbers-real-time-signals,qemu-resets-ignored-signals-at-exec "$@"
+    -Dnative.excluded=jvm-only,qemu-renumbers-real-time-signals,qemu-resets-ignored-signals-at-exec,qemu-ignores-madvise-pageout "$@"
 ) >"$binaries_log" 2>&1 &
 binaries=$!
 status=0

@@ -64,6 +64,9 @@ public final class SidecarWaitProcess {
     /** A test of signals a parent left ignored, which qemu-user no longer ignores after the guest's exec (QemuUserTest). */
     public static final String QEMU_RESETS_IGNORED_SIGNALS = "qemu-resets-ignored-signals-at-exec";
 
+    /** A test of pages given back with madvise(MADV_PAGEOUT), which qemu-user takes and ignores (QemuUserTest). */
+    public static final String QEMU_IGNORES_PAGEOUT = "qemu-ignores-madvise-pageout";
+
     /** A test about qemu-user itself: run only under emulation (pom.xml's native-binary execution, on the arm64 binary). */
     public static final String EMULATION_ONLY_TAG = "emulation-only";
 

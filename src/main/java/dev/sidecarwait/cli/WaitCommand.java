@@ -161,7 +161,8 @@ final class WaitCommand implements Subcommand {
         TerminationLog termination = TerminationLogSetting.resolve(terminationLogPath, env);
         WaitPlan plan = settle(env);
         try {
-            return new WaitRun(context.clock(), context.env(), context.process().replacer(), log, termination, plan).run();
+            return new WaitRun(context.clock(), context.env(), context.process().replacer(), log, termination, plan,
+                    System::exit).run();
         } catch (PostStartGuard.Refused refused) {
             throw new UsageError(refused.getMessage());
         }

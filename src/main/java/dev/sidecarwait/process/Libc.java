@@ -14,8 +14,8 @@ import org.graalvm.word.PointerBase;
 import org.graalvm.word.WordFactory;
 
 /**
- * The libc calls only the native image makes: sending any signal to the command, reaping orphans as PID 1, and
- * replacing the process with the command. Never loaded on the JVM (callers check {@link NativeImage#RUNTIME});
+ * The libc calls only the native image makes: sending any signal to the command, reaping orphans as PID 1,
+ * replacing the process with the command, and giving back the binary's pages once a supervised command runs. Never loaded on the JVM (callers check {@link NativeImage#RUNTIME});
  * the GraalVM SDK is a compile-time dependency and not in the jar. Every decision is made before these calls,
  * in plain Java ({@link ExecPlan}).
  */
@@ -25,6 +25,7 @@ final class Libc {
     private static final long SIG_DFL = 0;
     private static final long SIG_IGN = 1;
     private static final int SIG_SETMASK = 2;
+    private static final int MADV_PAGEOUT = 21;
     /** sizeof(sigset_t) in glibc and musl: 1024 bits. */
     private static final int SIGSET_BYTES = 128;
 
@@ -52,12 +53,20 @@ final class Libc {
     @CFunction
     private static native int close(int fd);
 
+    @CFunction
+    private static native int madvise(PointerBase address, long length, int advice);
+
     // No transition around these two: nothing may run between a failed execv and reading its errno.
     @CFunction(transition = NO_TRANSITION)
     private static native int execv(CCharPointer path, CCharPointerPointer argv);
 
     @CFunction(value = "__errno_location", transition = NO_TRANSITION)
     private static native CIntPointer errnoLocation();
+
+    /** madvise(2) MADV_PAGEOUT (Linux 5.4): reclaim the range's pages now; 0, or -1 where the kernel does not know it. */
+    static int pageOut(long address, long length) {
+        return madvise(WordFactory.pointer(address), length, MADV_PAGEOUT);
+    }
 
     /** Reaps {@code pid} if it has exited; true when it was reaped. */
     static boolean reap(int pid) {

@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * The wrapper as a container's main process: waits, then either runs the command with this process's stdin,
  * stdout, stderr, environment and working directory, passes signals on and stays until the command has exited
  * (supervision), or replaces itself with the command (hand-over).
- * A wait with no command after it runs here too, so that a signal ends it with its last line.
  * Everything that happens (a signal, the wait's end, the command's exit) is an event on one queue, handled in
  * order on one thread, so a signal is never lost between the wait and the start.
  */
@@ -37,9 +37,6 @@ public final class Supervisor {
     }
 
     public enum Ending { WAIT_FAILED, SIGNALLED_WHILE_WAITING, NOT_STARTED, COMMAND_EXITED }
-
-    /** A wait that ended with an exception of ours (sysexits' EX_SOFTWARE, as the command line has it). */
-    public static final int INTERNAL_ERROR = 70;
 
     private static final Path CMDLINE = Path.of("/proc/self/cmdline");
 
@@ -108,34 +105,22 @@ public final class Supervisor {
         log.debug("Handing over: " + plan.describe());
         replacer.setDispositions(plan);
         if (nextWhileWaiting(false) instanceof SignalReceived signal) { // arrived before the dispositions changed
-            return stoppedWhileWaiting(signal, program);
+            return stoppedWhileWaiting(signal);
         }
         lastWords.run();
         CommandLookup.Failure failure = CommandLookup.afterExec(program, replacer.exec(plan));
         return notStarted(program, failure);
     }
 
-    /**
-     * Runs {@code waitStep} with no command after it (a postStart hook): a signal that would end a process ends the
-     * wait at once with 128+N, as it ends a wait before a command. Null when the wait ended by itself.
-     */
-    public Result waitAlone(Callable<Integer> waitStep) throws InterruptedException {
-        startWaiting(waitStep);
-        return nextWhileWaiting(true) instanceof SignalReceived signal ? stoppedWhileWaiting(signal, null) : null;
-    }
-
-    private void startWaiting(Callable<Integer> waitStep) {
+    /** Null when the command may start; else how the run ended without it. */
+    private Result untilTheWaitLetsItStart(Callable<Integer> waitStep, String program) throws InterruptedException {
         Thread waiting = new Thread(() -> events.add(new WaitFinished(callSafely(waitStep))), "wait");
         waiting.setDaemon(true); // a signal may end the wait while a request is still in flight
         waiting.start();
-    }
 
-    /** Null when the command may start; else how the run ended without it. */
-    private Result untilTheWaitLetsItStart(Callable<Integer> waitStep, String program) throws InterruptedException {
-        startWaiting(waitStep);
         Event first = nextWhileWaiting(true);
         if (first instanceof SignalReceived signal) {
-            return stoppedWhileWaiting(signal, program);
+            return stoppedWhileWaiting(signal);
         }
         int waited = ((WaitFinished) first).code();
         if (waited != 0) {
@@ -143,7 +128,7 @@ public final class Supervisor {
             return new Result(waited, Ending.WAIT_FAILED, "not starting " + program);
         }
         if (nextWhileWaiting(false) instanceof SignalReceived signal) {
-            return stoppedWhileWaiting(signal, program);
+            return stoppedWhileWaiting(signal);
         }
         return null;
     }
@@ -181,8 +166,14 @@ public final class Supervisor {
         reaper.startIfPidOne(child);
         child.onExit().thenAccept(exited -> events.add(new CommandExited(exited.exitValue())));
 
+        // The binary's pages are given back once the exec stage has become the command: a page two processes map stays.
+        long giveBackBy = NativeImage.RUNTIME ? System.nanoTime() + OwnPages.WAIT_FOR_THE_COMMAND_NANOS : 0;
         while (true) {
-            Event event = events.take();
+            Event event = giveBackBy == 0 ? events.take() : events.poll(20, TimeUnit.MILLISECONDS);
+            if (giveBackBy != 0 && (OwnPages.commandRuns(child.pid()) || System.nanoTime() - giveBackBy > 0)) {
+                OwnPages.giveBack(log); // what the start and the wait read, for as long as the command runs
+                giveBackBy = 0;
+            }
             if (event instanceof SignalReceived signal) {
                 forward(child, signal);
             } else if (event instanceof CommandExited exited) {
@@ -197,16 +188,14 @@ public final class Supervisor {
             return waitStep.call();
         } catch (Exception e) {
             log.error("The wait failed: " + e);
-            return INTERNAL_ERROR;
+            return 70;
         }
     }
 
-    /** {@code program}: null for a wait with no command after it. */
-    private Result stoppedWhileWaiting(SignalReceived signal, String program) {
-        log.warn("Received SIG" + signal.name() + " while waiting for " + awaited.get()
-                + (program == null ? ": the wait ends" : ": not starting the command"));
+    private Result stoppedWhileWaiting(SignalReceived signal) {
+        log.warn("Received SIG" + signal.name() + " while waiting for " + awaited.get() + ": not starting the command");
         return new Result(128 + signal.number(), Ending.SIGNALLED_WHILE_WAITING,
-                "SIG" + signal.name() + " arrived while waiting" + (program == null ? "" : "; the command was not started"));
+                "SIG" + signal.name() + " arrived while waiting; the command was not started");
     }
 
     private void forward(Process child, SignalReceived signal) {

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 
 /** Runs a settled {@link WaitPlan}: find the data plane (auto), wait, then run or hand over to the command. */
@@ -45,15 +46,20 @@ public final class WaitRun {
     private final Log log;
     private final TerminationLog termination;
     private final WaitPlan plan;
+    private final IntConsumer exit;
     private final AtomicReference<Ended> ended = new AtomicReference<>();
     private final AtomicReference<PodMesh> pod = new AtomicReference<>();
     private volatile Waiter waiter; // read by the thread a signal ends the wait on
     private volatile String awaitedNow; // likewise: what is awaited, once it is known
 
-    /** {@code env}: the process's environment (PATH, KUBERNETES_SERVICE_HOST); {@code replacer}: null on the JVM. */
+    /**
+     * {@code env}: the process's environment (PATH, KUBERNETES_SERVICE_HOST); {@code replacer}: null on the JVM;
+     * {@code exit}: how a signal ends the process, once the last words of a wait with no command are written.
+     */
     public WaitRun(Clock clock, Map<String, String> env, ProcessReplacer replacer, Log log, TerminationLog termination,
-                   WaitPlan plan) {
+                   WaitPlan plan, IntConsumer exit) {
         this.clock = clock;
+        this.exit = exit;
         this.env = env;
         this.replacer = replacer;
         this.log = log;
@@ -70,12 +76,14 @@ public final class WaitRun {
             return ended.get().exitCode();
         };
         if (plan.command().isEmpty()) {
-            Supervisor.Result stopped = supervisor(false, null).waitAlone(waitStep);
-            Ended how = stopped != null ? signalled(stopped.exitCode()) : ended.get() != null ? ended.get()
-                    : new Ended("NOT READY: the wait failed", null, null, Supervisor.INTERNAL_ERROR);
-            finish(how.verdict(), how.progress(), how.envoy(), stopped == null ? null : stopped.what(), how.exitCode(),
-                    how.exitCode() != 0);
-            return how.exitCode();
+            awaitedNow = awaitedAtFirst();
+            int code = new WaitAlone(log, exit, () -> awaitedNow, (signal, exitCode) -> {
+                Ended how = signalled(exitCode);
+                finish(how.verdict(), how.progress(), null, "SIG" + signal + " arrived while waiting", exitCode, true);
+            }).run(waitStep);
+            Ended how = ended.get();
+            finish(how.verdict(), how.progress(), how.envoy(), null, code, code != 0);
+            return code;
         }
 
         Handover after = Handover.decide(plan.supervised(), plan.supervisedBy(), plan.quits(), replacer);
@@ -108,21 +116,22 @@ public final class WaitRun {
         return new Ended("NOT READY, stopped by a signal", waiter == null ? null : waiter.progress(), null, exitCode);
     }
 
-    /**
-     * The supervisor, with a handler for every signal it takes; says what becomes of signals, at --verbose.
-     * {@code program}: null for a wait with no command after it.
-     */
+    /** What is awaited, in words, until the wait knows better (the data plane found). */
+    private String awaitedAtFirst() {
+        return plan.auto() ? "the pod's data plane to be found (--mesh auto)"
+                : Awaited.of(plan.targets(plan.preset()), plan.preset()).subject();
+    }
+
+    /** The supervisor, with a handler for every signal it takes; says what becomes of signals, at --verbose. */
     private Supervisor supervisor(boolean handOver, String program) {
         StopSignal onStop = plan.onStop() == null ? StopSignal.TERM : plan.onStop();
-        awaitedNow = plan.auto() ? "the pod's data plane to be found (--mesh auto)"
-                : Awaited.of(plan.targets(plan.preset()), plan.preset()).subject(); // until the wait knows better
+        awaitedNow = awaitedAtFirst();
         Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"), onStop, () -> awaitedNow);
         List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
-        log.debug(program == null ? "A signal that would end a process ends the wait (exit 128+N)"
-                : handOver ? "Until the hand-over a signal that would end a process ends the wait (exit 128+N); after it, "
+        log.debug(handOver ? "Until the hand-over a signal that would end a process ends the wait (exit 128+N); after it, "
                 + "nothing is passed on: the command receives every signal itself"
                 : "Signals passed on to the command: " + String.join(", ", trapped));
-        if (program != null && plan.onStop() != null) {
+        if (plan.onStop() != null) {
             log.info("SIGTERM will be passed on to " + program + " as " + onStop + " (" + plan.onStopBy() + ")");
         }
         return supervisor;

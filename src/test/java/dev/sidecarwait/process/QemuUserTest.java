@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The two things the process-level tests leave out under emulation, shown to be qemu-user's own and not sidecar-wait's:
- * the same ten lines of C (src/test/c/qemu/), built statically for this machine and for aarch64, behave as Linux does
+ * The three things the process-level tests leave out under emulation, shown to be qemu-user's own and not sidecar-wait's:
+ * the same few lines of C (src/test/c/qemu/), built statically for this machine and for aarch64, behave as Linux does
  * natively and otherwise under qemu-user (binfmt_misc, scripts/emulation.sh). Run only there, on the arm64 binary's
  * pass (tag emulation-only). Each test asserts qemu's defect: when a qemu-user fixes one, its test fails here, and the
  * tag it justifies (SidecarWaitProcess.QEMU_*) comes off the tests it keeps from running under emulation.
@@ -90,5 +90,23 @@ class QemuUserTest {
         long underQemu = Long.parseUnsignedLong(ignoredAfterExec(build("aarch64-linux-musl-gcc", "exec_as_given.c")), 16);
         assertEquals(0, underQemu & usr1, "qemu-user kept SIGUSR1 ignored across the guest's exec: it no longer resets "
                 + "ignored signals, so the tag " + SidecarWaitProcess.QEMU_RESETS_IGNORED_SIGNALS + " can come off");
+    }
+
+    /** How many kB of resident memory the program's madvise(MADV_PAGEOUT) over its own 4 MiB file gave back. */
+    private static long givenBack(Path program) throws Exception {
+        Process process = new ProcessBuilder(program.toString()).start();
+        String said = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(SidecarWaitProcess.exited(process, 30) && process.exitValue() == 0, said);
+        String[] words = said.split(" ");
+        assertTrue(words.length >= 6 && words[0].equals("before") && words[5].equals("0"), "madvise answered: " + said);
+        return Long.parseLong(words[1]) - Long.parseLong(words[3]);
+    }
+
+    @Test
+    void qemuUserTakesMadvisePageOutAndIgnoresIt() throws Exception {
+        assertTrue(givenBack(build("musl-gcc", "page_out.c")) > 2048, "natively, MADV_PAGEOUT gives the pages back");
+        long underQemu = givenBack(build("aarch64-linux-musl-gcc", "page_out.c"));
+        assertTrue(underQemu < 512, "qemu-user gave back " + underQemu + " kB for MADV_PAGEOUT: it no longer ignores "
+                + "it, so the tag " + SidecarWaitProcess.QEMU_IGNORES_PAGEOUT + " can come off");
     }
 }
