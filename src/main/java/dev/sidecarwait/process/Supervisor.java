@@ -1,5 +1,6 @@
 package dev.sidecarwait.process;
 
+import dev.sidecarwait.Clock;
 import dev.sidecarwait.output.Log;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,6 +42,7 @@ public final class Supervisor {
     private static final Path CMDLINE = Path.of("/proc/self/cmdline");
 
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    private final Clock clock;
     private final Log log;
     private final ChildSignaller signaller;
     private final OrphanReaper reaper;
@@ -53,7 +55,8 @@ public final class Supervisor {
      * command gets when SIGTERM arrives (--stop-signal; TERM passes it on as it is); {@code awaited}: what the wait is
      * waiting for at this moment, in words ("Envoy proxy", a URL), for a signal that ends it.
      */
-    public Supervisor(Log log, ChildSignaller signaller, String path, StopSignal onStop, Supplier<String> awaited) {
+    public Supervisor(Clock clock, Log log, ChildSignaller signaller, String path, StopSignal onStop, Supplier<String> awaited) {
+        this.clock = clock;
         this.log = log;
         this.signaller = signaller;
         this.reaper = new OrphanReaper(log);
@@ -167,10 +170,10 @@ public final class Supervisor {
         child.onExit().thenAccept(exited -> events.add(new CommandExited(exited.exitValue())));
 
         // The binary's pages are given back once the exec stage has become the command: a page two processes map stays.
-        long giveBackBy = NativeImage.RUNTIME ? System.nanoTime() + OwnPages.WAIT_FOR_THE_COMMAND_NANOS : 0;
+        long giveBackBy = NativeImage.RUNTIME ? clock.nanoTime() + OwnPages.WAIT_FOR_THE_COMMAND_NANOS : 0;
         while (true) {
             Event event = giveBackBy == 0 ? events.take() : events.poll(20, TimeUnit.MILLISECONDS);
-            if (giveBackBy != 0 && (OwnPages.commandRuns(child.pid()) || System.nanoTime() - giveBackBy > 0)) {
+            if (giveBackBy != 0 && (OwnPages.commandRuns(child.pid()) || clock.nanoTime() - giveBackBy > 0)) {
                 OwnPages.giveBack(log); // what the start and the wait read, for as long as the command runs
                 giveBackBy = 0;
             }

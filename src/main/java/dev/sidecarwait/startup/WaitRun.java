@@ -126,7 +126,7 @@ public final class WaitRun {
     private Supervisor supervisor(boolean handOver, String program) {
         StopSignal onStop = plan.onStop() == null ? StopSignal.TERM : plan.onStop();
         awaitedNow = awaitedAtFirst();
-        Supervisor supervisor = new Supervisor(log, ChildSignaller.forThisRuntime(), env.get("PATH"), onStop, () -> awaitedNow);
+        Supervisor supervisor = new Supervisor(clock, log, ChildSignaller.forThisRuntime(), env.get("PATH"), onStop, () -> awaitedNow);
         List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
         log.debug(handOver ? "Until the hand-over a signal that would end a process ends the wait (exit 128+N); after it, "
                 + "nothing is passed on: the command receives every signal itself"
@@ -209,12 +209,12 @@ public final class WaitRun {
         }
         ProbeResult failed = outcome.unready().stream().filter(ProbeResult::failedForGood).findFirst().orElse(null);
         if (failed != null) {
-            log.error(describe(failed, found) + ": it will not be ready, not waiting any longer");
+            log.error(FailedAttempts.describe(failed, found) + ": it will not be ready, not waiting any longer");
             return new Ended("NOT READY: " + failed.target().text() + " failed for good", outcome, null, 1);
         }
         outcome = new Waiter.Outcome(false, outcome.unready().stream().map(last -> prober.explained(last, Timeout.of(requestTimeout)))
                 .toList(), outcome.attempts(), outcome.elapsed());
-        String message = awaited.timedOut(outcome.unready().stream().map(result -> describe(result, found))
+        String message = awaited.timedOut(outcome.unready().stream().map(result -> FailedAttempts.describe(result, found))
                 .collect(Collectors.joining("; ")));
         String why = null;
         if (admin != null) {
@@ -242,7 +242,4 @@ public final class WaitRun {
         }
     }
 
-    private static String describe(ProbeResult result, PodMesh found) {
-        return FailedAttempts.describe(result, found);
-    }
 }

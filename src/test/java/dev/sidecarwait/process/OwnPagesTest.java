@@ -1,6 +1,7 @@
 package dev.sidecarwait.process;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sidecarwait.SidecarWaitProcess;
@@ -36,6 +37,28 @@ class OwnPagesTest {
                 new OwnPages.Mapping(0xb2a000, 0xd2b000)), OwnPages.of(maps, "/sidecar-wait/sidecar-wait"));
         assertEquals(List.of(new OwnPages.Mapping(0x7f0000400000L, 0x7f0000401000L)), OwnPages.of(maps, "/opt/my app/sidecar-wait"));
         assertEquals(List.of(), OwnPages.of("garbage\n-\nzz-yy r--p 0 0 0 /x\n", "/x"));
+    }
+
+    /**
+     * When the pages may go back: once the child no longer runs this process's own executable (the exec stage has become
+     * the command) or is gone. On the JVM the test process's own executable (java) stands for the binary.
+     */
+    @Test
+    void thePagesGoBackOnceTheChildNoLongerRunsThisExecutable() throws Exception {
+        Path sleeps = Files.writeString(dir.resolve("Sleeps.java"),
+                "class Sleeps { public static void main(String[] a) throws Exception { Thread.sleep(30_000); } }");
+        Process sameFile = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), sleeps.toString())
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process other = new ProcessBuilder("sleep", "30").start();
+        try {
+            assertFalse(OwnPages.commandRuns(sameFile.pid()), "a child still on this executable");
+            assertTrue(sameFile.isAlive());
+            assertTrue(OwnPages.commandRuns(other.pid()), "a child that runs another program");
+        } finally {
+            SidecarWaitProcess.endTree(sameFile);
+            SidecarWaitProcess.endTree(other);
+        }
+        assertTrue(OwnPages.commandRuns(other.pid()), "a child that is gone");
     }
 
     /**
