@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
                         + "kept."},
         footer = {"",
                 "Exit codes: 0 ready (or skipped), 1 not ready before the timeout, 2 bad usage (or an ambient wait refused "
-                        + "outside the entrypoint, see --allow-post-start).",
+                        + "outside the entrypoint, see --allow-post-start), 128+N when signal N ended the wait.",
                 "With a command: the command's own code; 128+N if it was killed by signal N, or if signal N arrived while "
                         + "waiting (the command is then not started); 127 command not found; 126 not executable.",
                 "",
