@@ -29,6 +29,9 @@ typedef struct {
     mbedtls_ctr_drbg_context drbg;
 } swtls_trust;
 
+/* Longer than any path the library verifies (MBEDTLS_X509_MAX_INTERMEDIATE_CA, 8, and the two ends). */
+#define SWTLS_MOST_PATH 12
+
 typedef struct {
     mbedtls_ssl_context ssl;
     mbedtls_ssl_config conf;
@@ -44,6 +47,8 @@ typedef struct {
     int judge;               /* the server's certificate was just verified: the caller judges it before going on */
     const mbedtls_x509_crt *dated; /* the chain's certificate nearest the leaf that is expired or not yet valid */
     int dated_depth;
+    const mbedtls_x509_crt *path[SWTLS_MOST_PATH]; /* the path verified, by depth (0 the server's own) */
+    int path_len;
 } swtls_conn;
 
 void swtls_conn_free(swtls_conn *c);
@@ -68,38 +73,10 @@ swtls_trust *swtls_trust_new(void) {
     return t;
 }
 
-/* Notes a name-constraints extension, which the library does not implement (and skips when not critical). */
-static int note_extension(void *ctx, mbedtls_x509_crt const *crt, mbedtls_x509_buf const *oid, int critical,
-                          const unsigned char *p, const unsigned char *end) {
-    (void) crt;
-    (void) critical;
-    (void) p;
-    (void) end;
-    if (MBEDTLS_OID_CMP(MBEDTLS_OID_NAME_CONSTRAINTS, oid) == 0) {
-        *(int *) ctx = 1;
-    }
-    return 0;
-}
-
-/* Whether a certificate (DER) has name constraints: 1, 0, or the library's error when it cannot be parsed. */
-static int name_constrained(const unsigned char *der, size_t len) {
-    mbedtls_x509_crt one;
-    int constrained = 0;
-    mbedtls_x509_crt_init(&one);
-    int r = mbedtls_x509_crt_parse_der_with_ext_cb(&one, der, len, 0, note_extension, &constrained);
-    mbedtls_x509_crt_free(&one);
-    return r != 0 ? r : constrained;
-}
-
-/* One trusted certificate (DER). A certificate the library cannot parse (an algorithm left out) is skipped by the
- * caller, as OpenSSL skips what it cannot read in a bundle; so is a CA with name constraints (1), which the library
- * would otherwise trust without them. */
+/* One trusted certificate (DER). One the library cannot parse (an algorithm left out) is skipped by the caller, as
+ * OpenSSL skips what it cannot read in a bundle. */
 int swtls_trust_add(swtls_trust *t, const unsigned char *der, size_t len) {
-    int r = name_constrained(der, len);
-    if (r != 0) {
-        return r;
-    }
-    r = mbedtls_x509_crt_parse_der(&t->ca, der, len);
+    int r = mbedtls_x509_crt_parse_der(&t->ca, der, len);
     if (r == 0) {
         t->cas++;
     }
@@ -142,13 +119,15 @@ static int send_to_buffer(void *ctx, const unsigned char *buf, size_t len) {
 }
 
 /* Called by the library for each certificate of the server's chain as verified, the leaf (depth 0) last, with that
- * certificate's own flags, which are left as the library found them but for a CA's name constraints. */
+ * certificate's own flags, left as the library found them. The path is kept for the caller's own rules (name
+ * constraints among them: native/tls/name-constraints.patch). */
 static int note_verified(void *ctx, mbedtls_x509_crt *crt, int depth, uint32_t *flags) {
     swtls_conn *c = ctx;
-    /* A CA's name constraints the library cannot check (it skips them when not critical, refuses them when
-     * critical): the chain is refused rather than trusted without them. */
-    if (depth > 0 && name_constrained(crt->raw.p, crt->raw.len) != 0) {
-        *flags |= MBEDTLS_X509_BADCERT_OTHER;
+    if (depth >= 0 && depth < SWTLS_MOST_PATH) {
+        c->path[depth] = crt;
+    }
+    if (depth + 1 > c->path_len) {
+        c->path_len = depth + 1;
     }
     if (*flags & (MBEDTLS_X509_BADCERT_EXPIRED | MBEDTLS_X509_BADCERT_FUTURE)) {
         c->dated = crt;
@@ -378,6 +357,86 @@ int swtls_peer(swtls_conn *c, unsigned char *buf, size_t cap) {
         time_field(buf, cap, &n, DATED_NOT_AFTER, &c->dated->valid_to);
     }
     return (int) n;
+}
+
+/* The index-th certificate (DER) of the Certificate message the library is reading or has just read, as the server
+ * sent it (TLS 1.2's list, or TLS 1.3's with each entry's extensions), found within the message's bounds: 0, or -1. */
+static int sent_certificate(swtls_conn *c, int index, const unsigned char **der, size_t *len) {
+    const unsigned char *m = c->ssl.in_msg;
+    size_t n = c->ssl.in_hslen;
+    if (m == NULL || c->ssl.in_msgtype != MBEDTLS_SSL_MSG_HANDSHAKE || n < 4 || m[0] != MBEDTLS_SSL_HS_CERTIFICATE) {
+        return -1;
+    }
+    int tls13 = c->ssl.tls_version == MBEDTLS_SSL_VERSION_TLS1_3;
+    size_t at = 4;
+    if (tls13) {
+        if (at + 1 > n) {
+            return -1;
+        }
+        at += 1 + m[at]; /* certificate_request_context */
+    }
+    if (at + 3 > n) {
+        return -1;
+    }
+    size_t list = ((size_t) m[at] << 16) | ((size_t) m[at + 1] << 8) | m[at + 2];
+    at += 3;
+    if (list > n - at) {
+        return -1;
+    }
+    size_t end = at + list;
+    for (int i = 0; at + 3 <= end; i++) {
+        size_t one = ((size_t) m[at] << 16) | ((size_t) m[at + 1] << 8) | m[at + 2];
+        at += 3;
+        if (one > end - at) {
+            return -1;
+        }
+        if (i == index) {
+            *der = m + at;
+            *len = one;
+            return 0;
+        }
+        at += one;
+        if (tls13) {
+            if (at + 2 > end) {
+                return -1;
+            }
+            size_t extensions = ((size_t) m[at] << 8) | m[at + 1];
+            at += 2;
+            if (extensions > end - at) {
+                return -1;
+            }
+            at += extensions;
+        }
+    }
+    return -1;
+}
+
+/* One certificate (DER) of the server's: of the path the library verified (which 0; index the depth, 0 the server's
+ * own, the trust anchor last when it reached one), or as the server sent it (which 1; index its place). Returns its
+ * length, copied into buf only when it fits in cap; -1 when there is no such certificate; -2 when the path was too
+ * long to keep (the caller refuses it). */
+int swtls_certificate(swtls_conn *c, int which, int index, unsigned char *buf, size_t cap) {
+    const unsigned char *der;
+    size_t len;
+    if (which == 0) {
+        if (c->path_len > SWTLS_MOST_PATH) {
+            return -2;
+        }
+        if (index < 0 || index >= c->path_len || c->path[index] == NULL) {
+            return -1;
+        }
+        der = c->path[index]->raw.p;
+        len = c->path[index]->raw.len;
+    } else if (index < 0 || sent_certificate(c, index, &der, &len) != 0) {
+        return -1;
+    }
+    if (len > 0x7fffffff) {
+        return -1;
+    }
+    if (len <= cap) {
+        memcpy(buf, der, len);
+    }
+    return (int) len;
 }
 
 void swtls_error(int code, char *buf, size_t cap) {

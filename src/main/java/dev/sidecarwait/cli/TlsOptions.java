@@ -64,8 +64,8 @@ final class TlsOptions {
                     insecureGiven);
             settings.checkIdentity();
             if (tlsUsed && !insecureGiven && urls.stream().anyMatch(Target::verifiesTls) && settings.usableCas() == 0) {
-                throw caFile != null ? new BadFile(BadFile.Role.CA, caFile, "no certificate in it can be used as a CA "
-                        + "(none is an X.509 certificate this client reads)")
+                throw caFile != null ? new BadFile(BadFile.Role.CA, caFile, "no certificate in it can be used as a CA ("
+                        + (trust.whyUnusable() != null ? trust.whyUnusable() : "none is one this client's TLS reads") + ")")
                         : UsageError.invalid(systemSource(env), trust.certificates().isEmpty() ? trust.source()
                         : "none of " + trust.source() + " can be used as a CA; give --cacert FILE");
             }

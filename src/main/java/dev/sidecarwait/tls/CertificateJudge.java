@@ -24,10 +24,18 @@ final class CertificateJudge {
         this.clock = clock;
     }
 
-    /** {@code certificate}: the leaf as the engine read it (null: none); {@code finding}: null when the chain is good. */
-    String refusal(PeerCertificate certificate, ChainFinding finding) {
+    /**
+     * {@code certificate}: the leaf as the engine read it (null: none); {@code finding}: null when the engine found the
+     * chain good; {@code chain}: the chain as DER, for the rules both engines apply alike (null: not known, after the
+     * handshake).
+     */
+    String refusal(PeerCertificate certificate, ChainFinding finding, VerifiedChain chain) {
         if (certificate == null) {
             return "the server sent no certificate";
+        }
+        String broken = chain == null ? null : chain.refusal(finding != null);
+        if (broken != null) {
+            return TlsFailures.rejected(certificate.subject(), broken);
         }
         if (finding != null) {
             return TlsFailures.chain(finding, certificate, trust, clock.now());

@@ -30,13 +30,6 @@ import javax.net.ssl.X509TrustManager;
  */
 final class JdkTls implements TlsClient {
 
-    /**
-     * A CA's name constraints (RFC 5280 4.2.1.10): the JDK's PKIX takes a trust anchor's as an error, or, from a key
-     * store, drops them and verifies what they forbid; Mbed TLS reads no certificate that has them. Either way such a CA
-     * is left out of the trust, as an unreadable one is, so that no chain is ever verified without its constraints.
-     */
-    private static final String NAME_CONSTRAINTS = "2.5.29.30";
-
     private final X509TrustManager pkix;
     private final List<X509Certificate> anchors = new ArrayList<>();
     private final X509ExtendedKeyManager identity;
@@ -47,12 +40,11 @@ final class JdkTls implements TlsClient {
             KeyStore anchors = KeyStore.getInstance("PKCS12");
             anchors.load(null, null);
             int i = 0;
-            for (byte[] der : trust.certificates()) {
+            // a trust anchor's name constraints are dropped by the JDK's PKIX as it reads them from a key store, and
+            // applied after it with the rest of ChainRules, as in the binary
+            for (byte[] der : trust.usable()) {
                 try {
                     X509Certificate anchor = (X509Certificate) factory.generateCertificate(new ByteArrayInputStream(der));
-                    if (anchor.getExtensionValue(NAME_CONSTRAINTS) != null) {
-                        continue; // the JDK's PKIX cannot hold a chain to a trust anchor's name constraints: not trusted
-                    }
                     anchors.setCertificateEntry("ca" + i++, anchor);
                     this.anchors.add(anchor);
                 } catch (CertificateException | ClassCastException unreadable) {

@@ -1,5 +1,7 @@
 package dev.sidecarwait.tls;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.graalvm.nativeimage.PinnedObject;
 import org.graalvm.nativeimage.c.type.CTypeConversion;
 import org.graalvm.word.PointerBase;
@@ -17,22 +19,20 @@ public final class MbedTls implements TlsClient {
 
     private final Object lock = new Object();
     private final PointerBase trust;
-    private final int usableCas;
+    private final List<byte[]> anchors = new ArrayList<>();
 
     public MbedTls(Trust trust, Identity identity) {
         this.trust = MbedTlsCalls.swtls_trust_new();
         if (this.trust.isNull()) {
             throw new IllegalStateException("Mbed TLS could not start (PSA crypto or its random generator)");
         }
-        int usable = 0;
-        for (byte[] der : trust.certificates()) {
+        for (byte[] der : trust.usable()) {
             try (PinnedObject pinned = PinnedObject.create(der)) {
                 if (MbedTlsCalls.swtls_trust_add(this.trust, pinned.addressOfArrayElement(0), der.length) == 0) {
-                    usable++; // an unreadable one is skipped, as OpenSSL skips it, and so is a CA with name constraints (swtls.c)
+                    anchors.add(der); // one the library cannot read is skipped, as OpenSSL skips it
                 }
             }
         }
-        usableCas = usable;
         if (identity != null) {
             for (byte[] der : identity.chain()) {
                 try (PinnedObject pinned = PinnedObject.create(der)) {
@@ -69,13 +69,13 @@ public final class MbedTls implements TlsClient {
             if (connection.isNull()) {
                 throw new TlsException(-1, "Mbed TLS could not set up a connection");
             }
-            return new MbedTlsEngine(connection, lock, judge);
+            return new MbedTlsEngine(connection, lock, judge, anchors);
         }
     }
 
     @Override
     public int usableCas() {
-        return usableCas;
+        return anchors.size();
     }
 
     static String error(int code) {

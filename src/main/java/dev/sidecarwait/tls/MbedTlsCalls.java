@@ -61,6 +61,9 @@ final class MbedTlsCalls {
     static native int swtls_peer(PointerBase connection, CCharPointer into, long capacity);
 
     @CFunction
+    static native int swtls_certificate(PointerBase connection, int which, int index, CCharPointer into, long capacity);
+
+    @CFunction
     static native void swtls_error(int code, CCharPointer into, long capacity);
 
     @CFunction

@@ -1,5 +1,7 @@
 package dev.sidecarwait.tls;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.graalvm.nativeimage.PinnedObject;
 import org.graalvm.nativeimage.c.type.CCharPointer;
 import org.graalvm.nativeimage.c.type.CTypeConversion;
@@ -15,6 +17,8 @@ final class MbedTlsEngine implements TlsEngine {
     private static final int INVALID_RECORD = -0x7200;
     /** X509_UNKNOWN_SIG_ALG: a certificate signed over SHA-1 (not built in) or an algorithm not built in. */
     private static final int UNKNOWN_SIGNATURE = 0x2600;
+    /** The X.509 module's codes: a certificate the library could not read. */
+    private static final int X509 = 0x2000;
     /** PK_INVALID_PUBKEY: a key refused as it is read (native/tls/rsa-public-exponent.patch refuses huge exponents). */
     private static final int INVALID_PUBLIC_KEY = 0x3B00;
     /** swtls_handshake's word that the server's certificate is in and checked: judge it before going on. */
@@ -26,13 +30,21 @@ final class MbedTlsEngine implements TlsEngine {
 
     private final PointerBase connection;
     private final Object lock;
+    /** swtls_certificate's two lists: the path the library verified, and what the server sent. */
+    private static final int VERIFIED = 0;
+    private static final int SENT = 1;
+    /** swtls_certificate's word that the path was longer than it keeps. */
+    private static final int TOO_LONG = -2;
+
     private final CertificateJudge judge;
+    private final List<byte[]> anchors;
     private boolean closed;
 
-    MbedTlsEngine(PointerBase connection, Object lock, CertificateJudge judge) {
+    MbedTlsEngine(PointerBase connection, Object lock, CertificateJudge judge, List<byte[]> anchors) {
         this.connection = connection;
         this.lock = lock;
         this.judge = judge;
+        this.anchors = anchors;
     }
 
     @Override
@@ -44,8 +56,11 @@ final class MbedTlsEngine implements TlsEngine {
                     return r == WANT_READ ? NEEDS_INPUT : check(r);
                 }
                 PeerFields.Read peer = peer();
+                List<byte[]> path = certificates(VERIFIED);
                 String refusal = judge == null ? null
-                        : peer == null ? "the server's certificate could not be read" : judge.refusal(peer.certificate(), finding(peer));
+                        : peer == null ? "the server's certificate could not be read"
+                        : path == null ? TlsFailures.rejected(peer.certificate().subject(), "a path longer than this client checks")
+                        : judge.refusal(peer.certificate(), finding(peer), new VerifiedChain(path, certificates(SENT), anchors));
                 if (refusal != null) {
                     MbedTlsCalls.swtls_refuse(connection, BAD_CERTIFICATE);
                     throw TlsException.refused(refusal);
@@ -102,9 +117,8 @@ final class MbedTlsEngine implements TlsEngine {
         String words = switch (r) {
             case BAD_INPUT_DATA -> "a record or handshake message larger than this client takes (16 KiB: a certificate chain that long?)";
             case INVALID_RECORD -> "a record this client cannot read (longer than TLS's 16 KiB, or malformed)";
-            default -> switch (-r & 0xff80) { // the high-level module's part of a code (mbedtls/error.h)
-                case UNKNOWN_SIGNATURE -> "a certificate of the server's chain is " + TlsFailures.WEAK_HASH
-                        + ", or with an algorithm this client does not implement";
+            default -> (-r & 0xf000) == X509 ? unreadableCertificate() : switch (-r & 0xff80) { // mbedtls/error.h's high-level part
+                case UNKNOWN_SIGNATURE -> unreadableCertificate();
                 case INVALID_PUBLIC_KEY -> "a certificate of the server's chain holds a key this client refuses (an RSA "
                         + "public exponent over 32 bits, or a key it cannot read)";
                 default -> MbedTls.error(r);
@@ -122,6 +136,53 @@ final class MbedTlsEngine implements TlsEngine {
                     alpn.isNull() ? null : CTypeConversion.toJavaString(alpn), peer == null ? null : peer.certificate(),
                     judge == null ? null : finding(peer), MbedTlsCalls.swtls_asked_for_certificate(connection) != 0);
         }
+    }
+
+    /**
+     * The server's own certificate could not be read by the library (signed over SHA-1, which it is built without; an
+     * extension it does not know, marked critical): that ends the handshake (native/tls/server-certificate-first.patch),
+     * and the certificate, read from the message, is judged as the JVM judges it, in the same words.
+     */
+    private String unreadableCertificate() {
+        List<byte[]> sent = certificates(SENT);
+        if (sent != null && !sent.isEmpty()) {
+            try {
+                CertificateParts leaf = new CertificateParts(sent.get(0));
+                String broken = ChainRules.refusal(List.of(leaf), false, false);
+                if (broken != null) {
+                    return TlsFailures.rejected(leaf.commonName(), broken);
+                }
+            } catch (IllegalArgumentException unreadable) {
+                // said below
+            }
+        }
+        return "the server's certificate cannot be read by this client (not X.509 as RFC 5280 writes it, or "
+                + TlsFailures.WEAK_HASH + ")";
+    }
+
+    /** One list of swtls_certificate's, in order; null when the verified path was longer than swtls.c keeps. */
+    private List<byte[]> certificates(int which) {
+        List<byte[]> certificates = new ArrayList<>();
+        byte[] buffer = new byte[4096];
+        for (int index = 0; index < VerifiedChain.MOST_CERTIFICATES; index++) {
+            int n;
+            try (PinnedObject pinned = PinnedObject.create(buffer)) {
+                n = MbedTlsCalls.swtls_certificate(connection, which, index, pinned.addressOfArrayElement(0), buffer.length);
+            }
+            if (n == TOO_LONG) {
+                return null;
+            }
+            if (n < 0 || n > MOST_PEER_BYTES) {
+                break;
+            }
+            if (n > buffer.length) {
+                buffer = new byte[n];
+                index--;
+                continue;
+            }
+            certificates.add(java.util.Arrays.copyOf(buffer, n));
+        }
+        return certificates;
     }
 
     /** Mbed TLS's verify flags (x509.h's MBEDTLS_X509_BADCERT_*) as a finding; the name is checked apart (ServerName). */
@@ -151,9 +212,6 @@ final class MbedTlsEngine implements TlsEngine {
         }
         if ((flags & (0x0800 | 0x1000)) != 0) {
             return "its key usage does not allow a TLS server";
-        }
-        if ((flags & 0x0100) != 0) { // set by swtls.c alone, for a CA's name constraints
-            return "a CA in the chain limits its names (name constraints), which this client cannot check: refused";
         }
         return "Mbed TLS verify flags 0x" + Integer.toHexString(flags);
     }

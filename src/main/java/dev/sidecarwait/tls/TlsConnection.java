@@ -45,7 +45,7 @@ public final class TlsConnection implements AutoCloseable {
             TlsConnection connection = new TlsConnection(engine, socket, clock, settings.identity() != null);
             connection.handshake(deadline, clock, timeout);
             Handshaken done = engine.result();
-            String refusal = judge == null ? null : judge.refusal(done.certificate(), done.finding());
+            String refusal = judge == null ? null : judge.refusal(done.certificate(), done.finding(), null);
             if (refusal != null) {
                 throw new ProbeFailure(refusal);
             }

@@ -63,8 +63,13 @@ final class TlsFailures {
                     + ", now " + time(now);
             case NOT_YET_VALID -> (ca.isEmpty() ? "certificate not yet valid" + subject : ca.strip() + " not yet valid") + ": valid from "
                     + time(dated.notBefore()) + ", now " + time(now);
-            case OTHER -> "certificate rejected" + subject + ": " + finding.detail();
+            case OTHER -> rejected(certificate.subject(), finding.detail());
         };
+    }
+
+    /** A chain refused for a reason of its own, the server's certificate named by its CN. */
+    static String rejected(String subject, String reason) {
+        return "certificate rejected '" + PeerCertificate.shown(subject) + "': " + reason;
     }
 
     /** Where a certificate sits in a chain, the server's own at 0. */

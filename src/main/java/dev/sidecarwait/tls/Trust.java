@@ -98,6 +98,42 @@ public record Trust(String source, List<byte[]> certificates) {
         return new Trust(String.join(" and ", sources), certificates);
     }
 
+    /**
+     * The certificates that can be trust anchors here, in order: read by {@link CertificateParts} and within
+     * {@link ChainRules}' key policy and rules for a CA, the same on both engines. A bundle's other certificates are
+     * skipped, as OpenSSL skips what it cannot read.
+     */
+    public List<byte[]> usable() {
+        List<byte[]> usable = new ArrayList<>();
+        for (byte[] der : certificates) {
+            if (refusal(der) == null) {
+                usable.add(der);
+            }
+        }
+        return usable;
+    }
+
+    /** Why the first certificate that cannot be a trust anchor cannot, for a line that says none can; null if all can. */
+    public String whyUnusable() {
+        for (byte[] der : certificates) {
+            String refusal = refusal(der);
+            if (refusal != null) {
+                return refusal;
+            }
+        }
+        return null;
+    }
+
+    private static String refusal(byte[] der) {
+        CertificateParts parts;
+        try {
+            parts = new CertificateParts(der);
+        } catch (IllegalArgumentException e) {
+            return "not an X.509 certificate this client reads (" + e.getMessage() + ")";
+        }
+        return ChainRules.refusal(parts, "'" + PeerCertificate.shown(parts.commonName()) + "'", true);
+    }
+
     private static Path inside(Path root, String path) {
         return root.resolve(path.startsWith("/") ? path.substring(1) : path);
     }

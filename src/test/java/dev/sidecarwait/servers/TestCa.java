@@ -62,10 +62,30 @@ public final class TestCa {
 
     /** A new CA, "CN=NAME", with an EC P-256 key, valid for a day. */
     public static TestCa create(Path dir, String name) throws IOException, InterruptedException {
+        return create(dir, name, List.of("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"));
+    }
+
+    /**
+     * As {@link #create(Path, String)}, with these of openssl req's arguments for its key ("-newkey", "rsa:2052") and
+     * extensions ("-addext", "nameConstraints = critical, permitted;DNS:svc.cluster.local").
+     */
+    public static TestCa create(Path dir, String name, List<String> keyAndExtensions) throws IOException, InterruptedException {
         TestCa ca = new TestCa(dir, name);
-        openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
-                ca.key.toString(), "-out", ca.cert.toString(), "-subj", "/CN=" + name, "-days", "1");
+        List<String> request = new ArrayList<>(List.of("req", "-x509", "-nodes", "-keyout", ca.key.toString(), "-out",
+                ca.cert.toString(), "-subj", "/CN=" + name, "-days", "1"));
+        request.addAll(keyAndExtensions);
+        openssl(dir, request.toArray(new String[0]));
         return ca;
+    }
+
+    /** As {@link #server}, with an RSA key of this many bits (1024: weak; 2052: no whole number of bytes). */
+    public Issued serverWithRsaBits(int bits, String cn, String... names) throws IOException, InterruptedException {
+        return issue(cn, "rsa-bits:" + bits, null, null, "serverAuth", "subjectAltName = " + String.join(",", names));
+    }
+
+    /** As {@link #server}, with these more lines of openssl's configuration for its extensions. */
+    public Issued serverWith(String extensions, String cn, String... names) throws IOException, InterruptedException {
+        return issue(cn, "rsa", null, null, "serverAuth", "subjectAltName = " + String.join(",", names) + "\n" + extensions);
     }
 
     /** A server certificate for "CN=cn" with these subject alternative names (DNS:..., IP:...), valid now, RSA key. */
@@ -148,7 +168,11 @@ public final class TestCa {
         Path csr = dir.resolve(base + ".csr");
         Path leaf = dir.resolve(base + ".crt");
         List<String> request = new ArrayList<>(List.of("req", "-new", "-nodes", "-out", csr.toString(), "-subj", "/CN=" + cn));
-        if (keyType.startsWith("rsa-exponent:")) { // an RSA key with this public exponent, made first
+        if (keyType.startsWith("rsa-bits:")) { // an RSA key of this size, made first (openssl req refuses under 2048)
+            openssl(dir, "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:" + keyType.substring("rsa-bits:".length()),
+                    "-out", leafKey.toString());
+            request.addAll(List.of("-key", leafKey.toString()));
+        } else if (keyType.startsWith("rsa-exponent:")) { // an RSA key with this public exponent, made first
             openssl(dir, "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-pkeyopt",
                     "rsa_keygen_pubexp:" + keyType.substring("rsa-exponent:".length()), "-out", leafKey.toString());
             request.addAll(List.of("-key", leafKey.toString()));

@@ -91,29 +91,6 @@ class TlsProbesProcessTest {
         return check(Map.of(), args);
     }
 
-    /**
-     * An intermediate CA's name constraints, marked not critical as some CAs mark them: the JDK checks them (a name
-     * they exclude is refused, one they permit is verified); Mbed TLS implements none, so the binaries refuse every
-     * chain through such a CA rather than trust it without them (fails closed), saying so.
-     */
-    @Test
-    void anIntermediatesNameConstraintsAreCheckedOrTheChainIsRefused() throws Exception {
-        for (String constraint : List.of("excluded", "permitted")) {
-            TestCa constrained = ca.intermediate(constraint + " localhost", "nameConstraints = " + constraint + ";DNS:localhost");
-            TestCa.Issued leaf = TestCa.chain(constrained.server("localhost", "DNS:localhost"), constrained);
-            try (RealServer server = RealServer.nginxTls(leaf, "TLSv1.2 TLSv1.3", null).start()) {
-                SidecarWaitProcess.Result check = check("--cacert", ca.cert.toString(), "--url", "tls://localhost:" + server.port);
-                boolean verified = !SidecarWaitProcess.NATIVE && constraint.equals("permitted");
-                assertEquals(verified ? 0 : 1, check.exit(), constraint + ": " + check.out() + check.err());
-                if (!verified) {
-                    assertTrue(check.out().contains(SidecarWaitProcess.NATIVE ? "a CA in the chain limits its names (name "
-                            + "constraints), which this client cannot check: refused" : "a name constraint"),
-                            constraint + ": " + check.out());
-                }
-            }
-        }
-    }
-
     @Test
     void httpsIsReadyOverTls12AndTls13AndTlsSaysWhichVersionWasVerified() throws Exception {
         SidecarWaitProcess.Result wait = SidecarWaitProcess.run(Map.of(), null, "wait", "--cacert", ca.cert.toString(),
