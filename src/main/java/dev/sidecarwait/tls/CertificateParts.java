@@ -1,6 +1,5 @@
 package dev.sidecarwait.tls;
 
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,8 +24,23 @@ final class CertificateParts {
     static final String AUTHORITY_INFO_ACCESS = "1.3.6.1.5.5.7.1.1";
     private static final String COMMON_NAME = "2.5.4.3";
 
-    /** An extension: whether it is critical, and its OCTET STRING, read as DER only when asked (an unknown one need not be). */
-    record Extension(boolean critical, Der octets) {
+    /**
+     * An extension: whether it is critical, and its OCTET STRING, read as DER only when asked (an unknown one need not
+     * be). A plain class: a record's generated methods would cost the binary code nothing here uses.
+     */
+    static final class Extension {
+
+        private final boolean critical;
+        private final Der octets;
+
+        Extension(boolean critical, Der octets) {
+            this.critical = critical;
+            this.octets = octets;
+        }
+
+        boolean critical() {
+            return critical;
+        }
 
         Der value() {
             return Der.read(octets.contents());
@@ -44,6 +58,7 @@ final class CertificateParts {
     private final Der keyParameters;
     private final Der key;
     private final Map<String, Extension> extensions = new LinkedHashMap<>();
+    private final String commonName;
 
     CertificateParts(byte[] der) {
         this.der = der;
@@ -66,10 +81,16 @@ final class CertificateParts {
         keyAlgorithm = keyId.child(0, Der.OID).oid();
         keyParameters = keyId.children().size() > 1 ? keyId.children().get(1) : null;
         key = publicKey.child(1, Der.BIT_STRING);
+        List<Der> names = subjectAttributes(COMMON_NAME);
+        commonName = names.isEmpty() ? "" : new String(names.get(0).contents(), names.get(0).tag() == 0x0c
+                ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
         for (Der field : fields.subList(at + 6, fields.size())) {
             if (field.tag() == 0xa3) {
                 for (Der extension : field.child(0, Der.SEQUENCE).children()) {
                     List<Der> parts = expect(extension, Der.SEQUENCE).children();
+                    if (parts.size() < 2 || parts.size() > 3) {
+                        throw new IllegalArgumentException("an extension of " + parts.size() + " parts");
+                    }
                     boolean critical = parts.size() == 3 && expect(parts.get(1), Der.BOOLEAN).contentsEqual(new byte[] {(byte) 0xff});
                     Der octets = expect(parts.get(parts.size() - 1), Der.OCTET_STRING);
                     String oid = expect(parts.get(0), Der.OID).oid();
@@ -136,7 +157,12 @@ final class CertificateParts {
             return 0;
         }
         Der rsa = Der.read(java.util.Arrays.copyOfRange(bits, 1, bits.length));
-        return new BigInteger(rsa.child(0, Der.INTEGER).contents()).bitLength();
+        byte[] modulus = rsa.child(0, Der.INTEGER).contents();
+        int first = 0;
+        while (first < modulus.length && modulus[first] == 0) {
+            first++;
+        }
+        return first == modulus.length ? 0 : (modulus.length - first - 1) * 8 + 32 - Integer.numberOfLeadingZeros(modulus[first] & 0xff);
     }
 
     Map<String, Extension> extensions() {
@@ -165,8 +191,18 @@ final class CertificateParts {
         if (last == null || last.tag() != Der.INTEGER) {
             return Integer.MAX_VALUE;
         }
-        BigInteger length = new BigInteger(last.contents());
-        return length.bitLength() > 30 ? Integer.MAX_VALUE : Math.max(0, length.intValue());
+        byte[] length = last.contents();
+        if (length.length == 0 || length[0] < 0) {
+            return 0;
+        }
+        if (length.length > 3) {
+            return Integer.MAX_VALUE;
+        }
+        int value = 0;
+        for (byte b : length) {
+            value = (value << 8) | (b & 0xff);
+        }
+        return value;
     }
 
     /** keyUsage's bit {@code bit} (0 digitalSignature, 5 keyCertSign), or false without the extension. */
@@ -186,18 +222,9 @@ final class CertificateParts {
         return names == null ? List.of() : names.value().children();
     }
 
-    /** The subject's common name, as shown in a line (the first CN; the peer's text, escaped where shown). */
+    /** The subject's first common name (the peer's text: escaped where a line shows it), or "". */
     String commonName() {
-        for (Der rdn : subjectName.children()) {
-            for (Der attribute : rdn.children()) {
-                List<Der> pair = attribute.children();
-                if (pair.size() == 2 && pair.get(0).tag() == Der.OID && pair.get(0).oid().equals(COMMON_NAME)) {
-                    return new String(pair.get(1).contents(), pair.get(1).tag() == 0x0c ? StandardCharsets.UTF_8
-                            : StandardCharsets.ISO_8859_1);
-                }
-            }
-        }
-        return "";
+        return commonName;
     }
 
     /** The subject's attributes of one type (an OID), as their elements. */

@@ -143,7 +143,7 @@ final class ChainRules {
         if (!anchor && (serial.length > 21 || serial.length == 21 && serial[0] != 0)) {
             return "a serial number longer than the 20 bytes RFC 5280 allows";
         }
-        if (!anchor && new java.math.BigInteger(serial).signum() == 0) {
+        if (!anchor && zero(serial)) {
             return "a serial number of zero, which RFC 5280 forbids";
         }
         if (certificate.extension(CertificateParts.NAME_CONSTRAINTS) != null && !certificate.ca()) {
@@ -156,8 +156,12 @@ final class ChainRules {
         if (aki != null) {
             List<Der> fields = aki.value().children();
             boolean keyId = !fields.isEmpty() && fields.get(0).tag() == 0x80;
-            boolean issuer = fields.stream().anyMatch(field -> field.tag() == 0xa1);
-            boolean serialNumber = fields.stream().anyMatch(field -> field.tag() == 0x82);
+            boolean issuer = false;
+            boolean serialNumber = false;
+            for (Der field : fields) {
+                issuer |= field.tag() == 0xa1;
+                serialNumber |= field.tag() == 0x82;
+            }
             if (aki.critical() || !keyId || issuer != serialNumber) {
                 return "an authority key identifier " + (aki.critical() ? "marked critical" : !keyId ? "without its key "
                         + "identifier" : "with an issuer and no serial number, or the reverse") + " (RFC 5280 4.2.1.1)";
@@ -186,5 +190,14 @@ final class ChainRules {
                     + "critical (RFC 5280 4.2.1.6)";
         }
         return null;
+    }
+
+    private static boolean zero(byte[] integer) {
+        for (byte b : integer) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -23,7 +23,29 @@ final class NameConstraints {
     private static final String EMAIL_ATTRIBUTE = "1.2.840.113549.1.9.1";
 
     /** One CA's constraints: its name as shown, and its subtrees' base names. */
-    private record Constrained(String ca, List<Der> permitted, List<Der> excluded) {
+    private static final class Constrained {
+
+        private final String ca;
+        private final List<Der> permitted;
+        private final List<Der> excluded;
+
+        Constrained(String ca, List<Der> permitted, List<Der> excluded) {
+            this.ca = ca;
+            this.permitted = permitted;
+            this.excluded = excluded;
+        }
+
+        String ca() {
+            return ca;
+        }
+
+        List<Der> permitted() {
+            return permitted;
+        }
+
+        List<Der> excluded() {
+            return excluded;
+        }
     }
 
     /** What one certificate's names may cost against the constraints above it, as OpenSSL's NAME_CHECK_MAX. */

@@ -44,16 +44,15 @@ final class VerifiedChain {
                         + " cannot be read by this client (" + e.getMessage() + ")";
             }
         }
-        return ChainRules.refusal(parts, isAnchor(certificates.get(certificates.size() - 1)), explaining);
+        try {
+            return ChainRules.refusal(parts, isAnchor(certificates.get(certificates.size() - 1)), explaining);
+        } catch (IllegalArgumentException e) {
+            return "a certificate of its chain cannot be read by this client (" + e.getMessage() + ")";
+        }
     }
 
     private boolean isAnchor(byte[] der) {
-        for (byte[] anchor : anchors) {
-            if (java.util.Arrays.equals(anchor, der)) {
-                return true;
-            }
-        }
-        return false;
+        return contains(anchors, der);
     }
 
     /** The path the issuers' names make from the server's certificate to a trusted CA, or null when they make none. */
@@ -80,7 +79,7 @@ final class VerifiedChain {
 
     private static byte[] issuer(CertificateParts certificate, List<byte[]> among, List<byte[]> taken) {
         for (byte[] der : among) {
-            if (taken.stream().noneMatch(used -> java.util.Arrays.equals(used, der))) {
+            if (!contains(taken, der)) {
                 try {
                     if (certificate.issuedBy(new CertificateParts(der))) {
                         return der;
@@ -91,5 +90,14 @@ final class VerifiedChain {
             }
         }
         return null;
+    }
+
+    private static boolean contains(List<byte[]> certificates, byte[] der) {
+        for (byte[] certificate : certificates) {
+            if (java.util.Arrays.equals(certificate, der)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

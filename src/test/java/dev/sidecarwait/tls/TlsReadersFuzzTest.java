@@ -66,6 +66,24 @@ class TlsReadersFuzzTest {
     }
 
     /**
+     * A server's certificate as both engines hand it to the rules they share (ChainRules, NameConstraints, read by
+     * CertificateParts and Der): alone, as its own CA (its name constraints over its own names) and as a trusted one;
+     * for any bytes, a refusal in words or none, never an exception, and never a control character in the words.
+     */
+    @FuzzTest(maxDuration = "15s")
+    void chainRules(byte[] der) {
+        for (VerifiedChain chain : java.util.List.of(new VerifiedChain(java.util.List.of(der), java.util.List.of(der),
+                java.util.List.of()), new VerifiedChain(java.util.List.of(der, der), java.util.List.of(der), java.util.List.of(der)))) {
+            for (boolean refused : new boolean[] {false, true}) {
+                String words = chain.refusal(refused);
+                if (words != null && words.chars().anyMatch(c -> dev.sidecarwait.wire.PeerText.isControl((char) c))) {
+                    throw new AssertionError("a control character in a line: " + words);
+                }
+            }
+        }
+    }
+
+    /**
      * A server's bytes into the JVM's engine at the handshake, in one piece or two: the engine asks for more or fails
      * with a TlsException, never another exception.
      */
