@@ -63,9 +63,13 @@ final class TlsOptions {
             TlsSettings settings = new TlsSettings(trust, certFile == null ? null : Identity.read(certFile, keyFile),
                     insecureGiven);
             settings.checkIdentity();
-            if (tlsUsed && !insecureGiven && urls.stream().anyMatch(Target::verifiesTls) && settings.usableCas() == 0) {
-                throw caFile != null ? new BadFile(BadFile.Role.CA, caFile, "no certificate in it can be used as a CA ("
-                        + (trust.whyUnusable() != null ? trust.whyUnusable() : "none is one this client's TLS reads") + ")")
+            boolean verifies = tlsUsed && !insecureGiven && urls.stream().anyMatch(Target::verifiesTls);
+            if (verifies && caFile != null && trust.usable().isEmpty()) {
+                throw new BadFile(BadFile.Role.CA, caFile, "no certificate in it can be used as a CA (" + trust.whyUnusable() + ")");
+            }
+            if (verifies && settings.usableCas() == 0) {
+                throw caFile != null ? new BadFile(BadFile.Role.CA, caFile, "no certificate in it can be used as a CA "
+                        + "(none is one this client's TLS reads)")
                         : UsageError.invalid(systemSource(env), trust.certificates().isEmpty() ? trust.source()
                         : "none of " + trust.source() + " can be used as a CA; give --cacert FILE");
             }

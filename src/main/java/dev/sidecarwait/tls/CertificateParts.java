@@ -22,7 +22,8 @@ final class CertificateParts {
     static final String AUTHORITY_KEY_ID = "2.5.29.35";
     static final String POLICY_CONSTRAINTS = "2.5.29.36";
     static final String AUTHORITY_INFO_ACCESS = "1.3.6.1.5.5.7.1.1";
-    private static final String COMMON_NAME = "2.5.4.3";
+    /** id-at-commonName (2.5.4.3), as its DER contents. */
+    private static final byte[] COMMON_NAME = {0x55, 0x04, 0x03};
 
     /**
      * An extension: whether it is critical, and its OCTET STRING, read as DER only when asked (an unknown one need not
@@ -227,13 +228,13 @@ final class CertificateParts {
         return commonName;
     }
 
-    /** The subject's attributes of one type (an OID), as their elements. */
-    List<Der> subjectAttributes(String oid) {
+    /** The subject's attributes of one type (an OID's DER contents), as their elements. */
+    List<Der> subjectAttributes(byte[] oid) {
         List<Der> found = new ArrayList<>();
         for (Der rdn : subjectName.children()) {
             for (Der attribute : rdn.children()) {
                 List<Der> pair = attribute.children();
-                if (pair.size() == 2 && pair.get(0).tag() == Der.OID && pair.get(0).oid().equals(oid)) {
+                if (pair.size() == 2 && pair.get(0).isOid(oid)) {
                     found.add(pair.get(1));
                 }
             }

@@ -26,6 +26,7 @@ final class Der {
     private final int start;
     private final int length;
     private final int end;
+    private List<Der> children;
 
     private Der(byte[] bytes, int tag, int header, int start, int length) {
         this.bytes = bytes;
@@ -82,16 +83,24 @@ final class Der {
         return (tag & 0x20) != 0;
     }
 
-    /** The elements inside a constructed one, in order. */
+    /** The elements inside a constructed one, in order (read once). */
     List<Der> children() {
-        List<Der> children = new ArrayList<>();
-        int at = start;
-        while (at < end) {
-            Der child = at(bytes, at, end);
-            children.add(child);
-            at = child.end;
+        if (children == null) {
+            List<Der> read = new ArrayList<>();
+            int at = start;
+            while (at < end) {
+                Der child = at(bytes, at, end);
+                read.add(child);
+                at = child.end;
+            }
+            children = java.util.Collections.unmodifiableList(read);
         }
         return children;
+    }
+
+    /** Whether this is an OBJECT IDENTIFIER whose contents are {@code oid}'s (its DER contents, as in OID_*). */
+    boolean isOid(byte[] oid) {
+        return tag == OID && contentsEqual(oid);
     }
 
     /** The child at {@code index}, which must have {@code expectedTag}. */

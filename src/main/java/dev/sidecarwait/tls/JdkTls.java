@@ -41,8 +41,8 @@ final class JdkTls implements TlsClient {
             anchors.load(null, null);
             int i = 0;
             // a trust anchor's name constraints are dropped by the JDK's PKIX as it reads them from a key store, and
-            // applied after it with the rest of ChainRules, as in the binary
-            for (byte[] der : trust.usable()) {
+            // applied after it with the rest of ChainRules to the anchor of each path, as in the binary
+            for (byte[] der : trust.certificates()) {
                 try {
                     X509Certificate anchor = (X509Certificate) factory.generateCertificate(new ByteArrayInputStream(der));
                     anchors.setCertificateEntry("ca" + i++, anchor);

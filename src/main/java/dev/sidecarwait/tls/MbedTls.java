@@ -26,7 +26,7 @@ public final class MbedTls implements TlsClient {
         if (this.trust.isNull()) {
             throw new IllegalStateException("Mbed TLS could not start (PSA crypto or its random generator)");
         }
-        for (byte[] der : trust.usable()) {
+        for (byte[] der : trust.certificates()) {
             try (PinnedObject pinned = PinnedObject.create(der)) {
                 if (MbedTlsCalls.swtls_trust_add(this.trust, pinned.addressOfArrayElement(0), der.length) == 0) {
                     anchors.add(der); // one the library cannot read is skipped, as OpenSSL skips it

@@ -20,7 +20,8 @@ final class NameConstraints {
     private static final int DIRECTORY = 0xa4;
     private static final int URI = 0x86;
     private static final int IP = 0x87;
-    private static final String EMAIL_ATTRIBUTE = "1.2.840.113549.1.9.1";
+    /** PKCS #9's emailAddress (1.2.840.113549.1.9.1), as its DER contents. */
+    private static final byte[] EMAIL_ATTRIBUTE = {0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x09, 0x01};
 
     /** One CA's constraints: its name as shown, and its subtrees' base names. */
     private static final class Constrained {
