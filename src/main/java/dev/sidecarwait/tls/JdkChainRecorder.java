@@ -8,7 +8,6 @@ import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedTrustManager;
@@ -23,8 +22,6 @@ final class JdkChainRecorder extends X509ExtendedTrustManager {
     private final X509TrustManager pkix;
     private final List<X509Certificate> anchors;
     private final CertificateJudge judge;
-    /** Enough for any real chain; a server's many look-alike certificates cannot make the search costly. */
-    private static final int MOST_SIGNATURES = 32;
     X509Certificate leaf;
     ChainFinding finding;
     String refusal;
@@ -52,7 +49,7 @@ final class JdkChainRecorder extends X509ExtendedTrustManager {
             try {
                 pkix.checkServerTrusted(chain, authType);
                 finding = anchorOutOfDate(chain);
-                path = path(chain);
+                path = JdkPathFinder.path(chain, anchors);
                 if (path == null) {
                     path = List.of();
                     finding = new ChainFinding(ChainProblem.OTHER, "no path to a trusted CA that this client can check "
@@ -63,70 +60,11 @@ final class JdkChainRecorder extends X509ExtendedTrustManager {
             }
         }
         refusal = judge.refusal(leaf == null ? null : JdkCertificates.peer(leaf), finding,
-                new VerifiedChain(encoded(path), encoded(List.of(chain)), encoded(anchors)));
+                new VerifiedChain(JdkPathFinder.encoded(path), JdkPathFinder.encoded(List.of(chain)),
+                JdkPathFinder.encoded(anchors)));
         if (refusal != null) {
             throw new CertificateException(refusal);
         }
-    }
-
-    /**
-     * The path PKIX accepted, found again (the JDK's trust manager does not say which it took): from the server's
-     * certificate, each issuer by name and signature among the trusted CAs first, then among those the server sent,
-     * with at most {@value #MOST_SIGNATURES} signatures checked; null when there is none.
-     */
-    private List<X509Certificate> path(X509Certificate[] chain) {
-        List<X509Certificate> path = new ArrayList<>(List.of(chain[0]));
-        return extend(path, chain, new int[] {MOST_SIGNATURES}) ? path : null;
-    }
-
-    private boolean extend(List<X509Certificate> path, X509Certificate[] chain, int[] signaturesLeft) {
-        X509Certificate top = path.get(path.size() - 1);
-        if (anchors.contains(top)) {
-            return true;
-        }
-        for (X509Certificate anchor : anchors) {
-            if (signs(anchor, top, signaturesLeft)) {
-                path.add(anchor);
-                return true;
-            }
-        }
-        if (path.size() >= VerifiedChain.MOST_CERTIFICATES) {
-            return false;
-        }
-        for (X509Certificate next : chain) {
-            if (!path.contains(next) && signs(next, top, signaturesLeft)) {
-                path.add(next);
-                if (extend(path, chain, signaturesLeft)) {
-                    return true;
-                }
-                path.remove(path.size() - 1);
-            }
-        }
-        return false;
-    }
-
-    private static boolean signs(X509Certificate issuer, X509Certificate certificate, int[] signaturesLeft) {
-        if (!issuer.getSubjectX500Principal().equals(certificate.getIssuerX500Principal()) || signaturesLeft[0]-- <= 0) {
-            return false;
-        }
-        try {
-            certificate.verify(issuer.getPublicKey());
-            return true;
-        } catch (java.security.GeneralSecurityException notThisOne) {
-            return false;
-        }
-    }
-
-    private static List<byte[]> encoded(List<X509Certificate> certificates) {
-        List<byte[]> encoded = new ArrayList<>();
-        for (X509Certificate certificate : certificates) {
-            try {
-                encoded.add(certificate.getEncoded());
-            } catch (java.security.cert.CertificateEncodingException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return encoded;
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.sidecarwait.tls;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The name constraints of a path's CAs (RFC 5280 4.2.1.10 and 6.1.3 b, c), the trust anchor's included, gathered from
@@ -16,10 +15,10 @@ final class NameConstraints {
 
     private static final int OTHER_NAME = 0xa0;
     private static final int EMAIL = 0x81;
-    private static final int DNS = 0x82;
-    private static final int DIRECTORY = 0xa4;
+    private static final int DNS = Subtrees.DNS;
+    private static final int DIRECTORY = Subtrees.DIRECTORY;
     private static final int URI = 0x86;
-    private static final int IP = 0x87;
+    private static final int IP = Subtrees.IP;
     /** PKCS #9's emailAddress (1.2.840.113549.1.9.1), as its DER contents. */
     private static final byte[] EMAIL_ATTRIBUTE = {0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x09, 0x01};
 
@@ -132,13 +131,13 @@ final class NameConstraints {
                 }
                 boolean permitted = !has(ca.permitted(), form);
                 for (Der base : ca.permitted()) {
-                    permitted |= base.tag() == form && within(name, base, form, true);
+                    permitted |= base.tag() == form && Subtrees.within(name, base, form, true);
                 }
                 if (!permitted) {
                     return "the name " + shown(name) + " of " + who + " is outside the names " + ca.ca() + " permits (name constraints)";
                 }
                 for (Der base : ca.excluded()) {
-                    if (base.tag() == form && within(name, base, form, false)) {
+                    if (base.tag() == form && Subtrees.within(name, base, form, false)) {
                         return "the name " + shown(name) + " of " + who + " is among the names " + ca.ca() + " excludes (name constraints)";
                     }
                 }
@@ -167,67 +166,6 @@ final class NameConstraints {
             case 0x16 -> EMAIL;
             default -> name.tag();
         };
-    }
-
-    /**
-     * Whether {@code name} lies within {@code base}'s subtree; for an excluded subtree ({@code all} false) a wildcard
-     * lies within it as soon as one name it matches does.
-     */
-    private static boolean within(Der name, Der base, int form, boolean all) {
-        return switch (form) {
-            case DNS -> dnsWithin(name.latin1().toLowerCase(Locale.ROOT), base.latin1().toLowerCase(Locale.ROOT), all);
-            case IP -> ipWithin(name.contents(), base.contents());
-            default -> directoryWithin(name, base);
-        };
-    }
-
-    static boolean dnsWithin(String name, String base, boolean all) {
-        if (base.isEmpty()) {
-            return true;
-        }
-        boolean inside = base.startsWith(".") ? name.endsWith(base) && name.length() > base.length()
-                : name.equals(base) || name.endsWith("." + base);
-        if (inside || all || !name.startsWith("*.")) {
-            return inside;
-        }
-        // an excluded name the wildcard can match: one label, then what follows the wildcard
-        String rest = name.substring(1);
-        int dot = base.indexOf('.');
-        return dot > 0 && base.substring(dot).equals(rest);
-    }
-
-    private static boolean ipWithin(byte[] address, byte[] base) {
-        if (base.length != 2 * address.length) {
-            return false;
-        }
-        for (int i = 0; i < address.length; i++) {
-            int mask = base[address.length + i] & 0xff;
-            if ((address[i] & mask) != (base[i] & mask)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** A directory name within another: the base's RDNs begin the name's, byte for byte. */
-    private static boolean directoryWithin(Der name, Der base) {
-        List<Der> baseRdns = rdns(base);
-        List<Der> rdns = rdns(name);
-        if (baseRdns.size() > rdns.size()) {
-            return false;
-        }
-        for (int i = 0; i < baseRdns.size(); i++) {
-            if (!java.util.Arrays.equals(baseRdns.get(i).encoded(), rdns.get(i).encoded())) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** A Name's RDNs: a subject's own, or a directoryName's, which holds its Name. */
-    private static List<Der> rdns(Der name) {
-        Der inner = name.tag() == DIRECTORY ? name.child(0, Der.SEQUENCE) : name;
-        return inner.children();
     }
 
     /** A DNS or IP name that is not one (a leading dot, an empty label, a network for an address), or null. */
