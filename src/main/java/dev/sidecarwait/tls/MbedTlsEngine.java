@@ -28,14 +28,14 @@ final class MbedTlsEngine implements TlsEngine {
     /** What the certificate's fields may take at most: far more than any certificate the engine accepts. */
     private static final int MOST_PEER_BYTES = 1 << 20;
 
-    private final PointerBase connection;
-    private final Object lock;
     /** swtls_certificate's two lists: the path the library verified, and what the server sent. */
     private static final int VERIFIED = 0;
     private static final int SENT = 1;
     /** swtls_certificate's word that the path was longer than it keeps. */
     private static final int TOO_LONG = -2;
 
+    private final PointerBase connection;
+    private final Object lock;
     private final CertificateJudge judge;
     private final List<byte[]> anchors;
     private boolean closed;

@@ -26,6 +26,9 @@ final class VerifiedChain {
 
     /** The first rule the chain breaks, in words, or null; {@code refused}: whether the engine refused it already. */
     String refusal(boolean refused) {
+        if (path.isEmpty() && !refused) {
+            return "no path the engine verified reached this client's rules"; // fails closed: never accepted unjudged
+        }
         String broken = path.isEmpty() ? null : judged(path, false);
         if (broken != null || !refused) {
             return broken;
