@@ -134,11 +134,11 @@ final class NameConstraints {
                     permitted |= base.tag() == form && Subtrees.within(name, base, form, true);
                 }
                 if (!permitted) {
-                    return "the name " + shown(name) + " of " + who + " is outside the names " + ca.ca() + " permits (name constraints)";
+                    return named(name, form, who) + " is outside the names " + ca.ca() + " permits (name constraints)";
                 }
                 for (Der base : ca.excluded()) {
                     if (base.tag() == form && Subtrees.within(name, base, form, false)) {
-                        return "the name " + shown(name) + " of " + who + " is among the names " + ca.ca() + " excludes (name constraints)";
+                        return named(name, form, who) + " is among the names " + ca.ca() + " excludes (name constraints)";
                     }
                 }
             }
@@ -184,11 +184,12 @@ final class NameConstraints {
         return null;
     }
 
-    private static String shown(Der name) {
-        return switch (name.tag()) {
-            case DNS -> "DNS:" + PeerCertificate.shown(name.latin1());
-            case IP -> "IP:" + dev.sidecarwait.dns.Literals.text(ipAddress(name.contents()));
-            default -> "subject";
+    /** A name as a refusal names it: "the name DNS:db.example.com of this certificate", or "the subject of ...". */
+    private static String named(Der name, int form, String who) {
+        return switch (form) {
+            case DNS -> "the name DNS:" + PeerCertificate.shown(name.latin1()) + " of " + who;
+            case IP -> "the name IP:" + dev.sidecarwait.dns.Literals.text(ipAddress(name.contents())) + " of " + who;
+            default -> (name.tag() == DIRECTORY ? "a directory name" : "the subject") + " of " + who;
         };
     }
 
