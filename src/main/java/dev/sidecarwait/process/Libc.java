@@ -15,9 +15,9 @@ import org.graalvm.word.WordFactory;
 
 /**
  * The libc calls only the native image makes: sending any signal to the command, reaping orphans as PID 1,
- * replacing the process with the command, and giving back the binary's pages once a supervised command runs. Never loaded on the JVM (callers check {@link NativeImage#RUNTIME});
- * the GraalVM SDK is a compile-time dependency and not in the jar. Every decision is made before these calls,
- * in plain Java ({@link ExecPlan}).
+ * replacing the process with the command, and giving back the binary's pages once a supervised command runs. Never
+ * loaded on the JVM (callers check {@link NativeImage#RUNTIME}); the GraalVM SDK is a compile-time dependency and not
+ * in the jar. Every decision is made before these calls, in plain Java ({@link ExecPlan}, {@link OwnPages}).
  */
 final class Libc {
 

@@ -33,6 +33,7 @@ final class CertificateParts {
 
         private final boolean critical;
         private final Der octets;
+        private Der value;
 
         Extension(boolean critical, Der octets) {
             this.critical = critical;
@@ -43,8 +44,12 @@ final class CertificateParts {
             return critical;
         }
 
+        /** What the OCTET STRING holds, read once. */
         Der value() {
-            return Der.read(octets.contents());
+            if (value == null) {
+                value = Der.read(octets.contents());
+            }
+            return value;
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.sidecarwait.tls;
 
 import java.io.ByteArrayOutputStream;
-import java.util.Arrays;
 
 /**
  * A private key's DER in the PKCS#8 form the JDK's KeyFactory reads: PKCS#1 RSA and SEC1 EC keys (what openssl and
@@ -32,43 +31,20 @@ final class KeyDer {
 
     /** The named curve's OID (with its tag and length) from a SEC1 ECPrivateKey's [0] parameters. */
     private static byte[] curve(byte[] sec1) {
-        int[] outer = header(sec1, 0, 0x30);
-        int at = outer[0];
-        int end = outer[0] + outer[1];
-        while (at < end) {
-            int tag = sec1[at] & 0xff;
-            int[] element = header(sec1, at, tag);
-            if (tag == 0xa0) {
-                int[] oid = header(sec1, element[0], 0x06);
-                return Arrays.copyOfRange(sec1, element[0], oid[0] + oid[1]);
+        try {
+            Der key = Der.read(sec1);
+            if (key.tag() != Der.SEQUENCE) {
+                throw new IllegalArgumentException("not a SEQUENCE");
             }
-            at = element[0] + element[1];
+            for (Der field : key.children()) {
+                if (field.tag() == 0xa0) {
+                    return field.child(0, Der.OID).encoded();
+                }
+            }
+        } catch (IllegalArgumentException notDer) {
+            throw new IllegalArgumentException("its key is not valid DER");
         }
         throw new IllegalArgumentException("its EC key names no curve");
-    }
-
-    /** {start of the contents, their length} of the element at {@code at}, which must have {@code tag}. */
-    private static int[] header(byte[] der, int at, int tag) {
-        if (at + 2 > der.length || (der[at] & 0xff) != tag) {
-            throw new IllegalArgumentException("its key is not valid DER");
-        }
-        int length = der[at + 1] & 0xff;
-        int start = at + 2;
-        if (length >= 0x80) {
-            int bytes = length & 0x7f;
-            if (bytes == 0 || bytes > 3 || start + bytes > der.length) {
-                throw new IllegalArgumentException("its key is not valid DER");
-            }
-            length = 0;
-            for (int i = 0; i < bytes; i++) {
-                length = (length << 8) | (der[start + i] & 0xff);
-            }
-            start += bytes;
-        }
-        if (start + length > der.length) {
-            throw new IllegalArgumentException("its key is not valid DER");
-        }
-        return new int[] {start, length};
     }
 
     private static byte[] tlv(int tag, byte[] contents) {

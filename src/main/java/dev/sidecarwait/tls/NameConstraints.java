@@ -116,8 +116,9 @@ final class NameConstraints {
         if (!certificate.subjectName().children().isEmpty()) {
             names.add(certificate.subjectName());
         }
-        if (!certificate.subjectAttributes(EMAIL_ATTRIBUTE).isEmpty()) {
-            names.add(certificate.subjectAttributes(EMAIL_ATTRIBUTE).get(0));
+        List<Der> emails = certificate.subjectAttributes(EMAIL_ATTRIBUTE);
+        if (!emails.isEmpty()) {
+            names.add(emails.get(0));
         }
         for (Constrained ca : above) {
             for (Der name : names) {
