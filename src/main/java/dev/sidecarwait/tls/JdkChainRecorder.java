@@ -21,15 +21,17 @@ final class JdkChainRecorder extends X509ExtendedTrustManager {
 
     private final X509TrustManager pkix;
     private final List<X509Certificate> anchors;
+    private final List<byte[]> anchorsDer;
     private final CertificateJudge judge;
     X509Certificate leaf;
     ChainFinding finding;
     String refusal;
 
     /** {@code pkix}: null when no certificate could be read as a CA, which trusts nothing. */
-    JdkChainRecorder(X509TrustManager pkix, List<X509Certificate> anchors, CertificateJudge judge) {
+    JdkChainRecorder(X509TrustManager pkix, List<X509Certificate> anchors, List<byte[]> anchorsDer, CertificateJudge judge) {
         this.pkix = pkix;
         this.anchors = anchors;
+        this.anchorsDer = anchorsDer;
         this.judge = judge;
     }
 
@@ -60,8 +62,7 @@ final class JdkChainRecorder extends X509ExtendedTrustManager {
             }
         }
         refusal = judge.refusal(leaf == null ? null : JdkCertificates.peer(leaf), finding,
-                new VerifiedChain(JdkPathFinder.encoded(path), JdkPathFinder.encoded(List.of(chain)),
-                JdkPathFinder.encoded(anchors)));
+                new VerifiedChain(JdkPathFinder.encoded(path), JdkPathFinder.encoded(List.of(chain)), anchorsDer));
         if (refusal != null) {
             throw new CertificateException(refusal);
         }

@@ -32,6 +32,8 @@ final class JdkTls implements TlsClient {
 
     private final X509TrustManager pkix;
     private final List<X509Certificate> anchors = new ArrayList<>();
+    /** The same, as their DER: what {@link VerifiedChain} compares a path's last certificate with. */
+    private final List<byte[]> anchorsDer = new ArrayList<>();
     private final X509ExtendedKeyManager identity;
 
     JdkTls(Trust trust, Identity identity) {
@@ -47,6 +49,7 @@ final class JdkTls implements TlsClient {
                     X509Certificate anchor = (X509Certificate) factory.generateCertificate(new ByteArrayInputStream(der));
                     anchors.setCertificateEntry("ca" + i++, anchor);
                     this.anchors.add(anchor);
+                    anchorsDer.add(der);
                 } catch (CertificateException | ClassCastException unreadable) {
                     // as Mbed TLS and OpenSSL, a bundle's certificate that cannot be read is skipped
                 }
@@ -143,7 +146,7 @@ final class JdkTls implements TlsClient {
 
     @Override
     public TlsEngine engine(String serverName, CertificateJudge judge, String alpn) throws TlsException {
-        JdkChainRecorder recorder = new JdkChainRecorder(pkix, anchors, judge);
+        JdkChainRecorder recorder = new JdkChainRecorder(pkix, anchors, anchorsDer, judge);
         try {
             SSLContext context = SSLContext.getInstance("TLS");
             JdkKeyRecorder asked = new JdkKeyRecorder(identity);
