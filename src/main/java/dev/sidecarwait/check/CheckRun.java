@@ -86,6 +86,7 @@ public final class CheckRun {
             results.add(unanswered.isEmpty() ? result : new ProbeResult(result.target(), false, 0,
                     result.detail() + unanswered, result.bodyLine(), result.latency()));
         }
+        prober.finished();
         EnvoyAdmin.Diagnosis why = admin == null ? null : envoy.diagnose(admin, within(deadline).duration());
         return new CheckReport(results, why, clock.now(), pod.detected() == null ? null : pod.detected().describe(),
                 targets.stream().anyMatch(Target::usesTls) ? plan.tls().describe() : null);

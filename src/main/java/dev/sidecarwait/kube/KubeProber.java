@@ -66,5 +66,6 @@ public final class KubeProber implements Prober {
     @Override
     public void finished() {
         watches.values().forEach(KubeWatch::close);
+        others.finished();
     }
 }

@@ -25,17 +25,22 @@ public final class HttpHead {
     public final String location;
     /** Retry-After in seconds, or -1 (none, or a date). */
     public final long retryAfter;
+    /** HTTP/1.1 and no "Connection: close": the server will take another request on the connection. */
+    public final boolean persistent;
 
-    private HttpHead(int status, long contentLength, boolean chunked, String location, long retryAfter) {
+    private HttpHead(int status, long contentLength, boolean chunked, String location, long retryAfter, boolean persistent) {
         this.status = status;
         this.contentLength = contentLength;
         this.chunked = chunked;
         this.location = location;
         this.retryAfter = retryAfter;
+        this.persistent = persistent;
     }
 
     public static HttpHead read(Wire wire) throws ProbeFailure {
-        int status = statusOf(headerLine(wire));
+        String statusLine = headerLine(wire);
+        int status = statusOf(statusLine);
+        boolean persistent = statusLine.startsWith("HTTP/1.1 ");
         long contentLength = -1;
         boolean chunked = false;
         String location = null;
@@ -57,10 +62,20 @@ public final class HttpHead {
                 case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
                 case "location" -> location = value;
                 case "retry-after" -> retryAfter = value.matches("[0-9]{1,6}") ? Long.parseLong(value) : -1;
+                case "connection" -> persistent &= !hasToken(value, "close");
                 default -> { }
             }
         }
-        return new HttpHead(status, contentLength, chunked, location, retryAfter);
+        return new HttpHead(status, contentLength, chunked, location, retryAfter, persistent);
+    }
+
+    private static boolean hasToken(String value, String token) {
+        for (String each : value.split(",")) {
+            if (each.trim().equalsIgnoreCase(token)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String headerLine(Wire wire) throws ProbeFailure {

@@ -111,6 +111,12 @@ public final class NetworkProber implements Prober {
         }
     }
 
+    /** The wait is over: the HTTP connections kept between its attempts are closed. */
+    @Override
+    public void finished() {
+        http.close();
+    }
+
     /**
      * A result as a person reads it (check, a wait's last line): a TLS server closes a plain connection without a
      * word, as a proxy with no upstream does, and one unverified handshake, within {@code timeout}, tells the two

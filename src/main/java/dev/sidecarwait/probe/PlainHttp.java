@@ -19,8 +19,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * HTTP/1.1 over a socket (through TLS for https://): one request per connection, the whole exchange, handshake
- * included, inside one deadline.
+ * HTTP/1.1 over a socket (through TLS for https://): each exchange, handshake included, inside one deadline. A wait's
+ * probes keep their connection for the target's next attempt, as pilot-agent's Go client does, so an https:// target
+ * on a 503 costs one handshake, not one per attempt; every other request goes on a connection of its own.
  * Deliberately not java.net.http or HttpURLConnection: both are slow to start and heavy in a native image, and
  * a readiness probe needs none of what they offer.
  *
@@ -50,6 +51,7 @@ public final class PlainHttp {
     private final Clock clock;
     private final Connector connector;
     private final TlsSettings tls;
+    private final KeptConnections kept = new KeptConnections();
 
     /** {@code tls}: how https:// servers are verified (and the identity offered to them). */
     public PlainHttp(Clock clock, TlsSettings tls) {
@@ -76,7 +78,7 @@ public final class PlainHttp {
     Response probe(Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout) throws ProbeFailure {
         Target.Http current = target;
         for (int hops = 0; ; hops++) {
-            HttpResponse answer = exchange("GET", current, addresses, deadline, timeout, false, PEEK_BYTES);
+            HttpResponse answer = exchange("GET", current, addresses, deadline, timeout, false, PEEK_BYTES, current == target);
             if (!isFollowedRedirect(answer.status()) || answer.location() == null) {
                 return new Response(answer.status(), answer.body(), null);
             }
@@ -99,14 +101,14 @@ public final class PlainHttp {
     /** One request whose status matters and whose body is only glanced at (the sidecar's quit POST). */
     public Response send(String method, Target.Http target, Timeout timeout) throws ProbeFailure {
         long deadline = deadline(timeout);
-        HttpResponse answer = exchange(method, target, addresses(target, deadline), deadline, timeout, false, PEEK_BYTES);
+        HttpResponse answer = exchange(method, target, addresses(target, deadline), deadline, timeout, false, PEEK_BYTES, false);
         return new Response(answer.status(), answer.body(), null);
     }
 
     /** GET with the body read to its end (at most {@code maxBytes}), for callers that parse it. */
     public Response fetch(Target.Http target, Timeout timeout, int maxBytes) throws ProbeFailure {
         long deadline = deadline(timeout);
-        HttpResponse answer = exchange("GET", target, addresses(target, deadline), deadline, timeout, true, maxBytes);
+        HttpResponse answer = exchange("GET", target, addresses(target, deadline), deadline, timeout, true, maxBytes, false);
         return new Response(answer.status(), answer.body(), null);
     }
 
@@ -119,34 +121,65 @@ public final class PlainHttp {
         return clock.nanoTime() + timeout.millis() * 1_000_000;
     }
 
+    /** The wait is over: the connections kept for its next attempts are closed. */
+    public void close() {
+        kept.closeAll();
+    }
+
+    /**
+     * One request. With {@code keepAlive} (a probe's GET to a TCP target), a connection kept from the target's last
+     * attempt is used when there is one, and this one kept when its response allows. A kept connection the server
+     * closed while it was idle (nothing came back) is followed by a new one, within the same deadline.
+     */
     private HttpResponse exchange(String method, Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout,
-                              boolean wholeBody, int keepBytes) throws ProbeFailure {
+                                  boolean wholeBody, int keepBytes, boolean keepAlive) throws ProbeFailure {
         if (target.socket() != null) {
             try (SocketChannel channel = UnixSockets.connect(target.socket(), deadline, clock, timeout)) {
                 Wire wire = Wire.over(channel, deadline, clock, timeout, Wire.Peer.HTTP);
-                wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
+                wire.write(request(method, target, false).getBytes(StandardCharsets.ISO_8859_1));
                 return HttpResponse.read(wire, method, wholeBody, keepBytes);
             } catch (IOException closing) {
                 throw new ProbeFailure(ProbeFailure.describe(closing));
             }
         }
-        Socket socket = connector.connect(addresses, target.port(), deadline, timeout);
-        TlsConnection secure = null;
-        try (socket) {
-            Wire wire;
-            if (target.tls().tls()) {
-                secure = TlsConnection.open(socket, target.host(), target.tls(), null, tls, deadline, clock, timeout);
-                wire = secure.wire(deadline, clock, timeout, Wire.Peer.HTTP);
-            } else {
-                wire = new Wire(socket, deadline, clock, timeout, Wire.Peer.HTTP);
+        HttpConnection reused = keepAlive ? kept.take(target, addresses) : null;
+        if (reused != null) {
+            Wire wire = reused.wire(deadline, clock, timeout);
+            try {
+                return ask(reused, wire, method, target, wholeBody, keepBytes, true);
+            } catch (ProbeFailure failure) {
+                if (wire.received() > 0 || clock.millisUntil(deadline) <= 0) {
+                    throw failure;
+                }
             }
-            wire.write(request(method, target).getBytes(StandardCharsets.ISO_8859_1));
-            return HttpResponse.read(wire, method, wholeBody, keepBytes);
-        } catch (IOException closing) {
-            throw new ProbeFailure(ProbeFailure.describe(closing));
+        }
+        Socket socket = connector.connect(addresses, target.port(), deadline, timeout);
+        HttpConnection connection = new HttpConnection(socket, null);
+        try {
+            if (target.tls().tls()) {
+                connection = new HttpConnection(socket, TlsConnection.open(socket, target.host(), target.tls(), null, tls, deadline, clock, timeout));
+            }
+        } catch (ProbeFailure refused) {
+            connection.close();
+            throw refused;
+        }
+        return ask(connection, connection.wire(deadline, clock, timeout), method, target, wholeBody, keepBytes, keepAlive);
+    }
+
+    /** The request and its response on {@code connection}, which is then kept for the target or closed. */
+    private HttpResponse ask(HttpConnection connection, Wire wire, String method, Target.Http target, boolean wholeBody,
+                             int keepBytes, boolean keepAlive) throws ProbeFailure {
+        boolean keep = false;
+        try {
+            wire.write(request(method, target, keepAlive).getBytes(StandardCharsets.ISO_8859_1));
+            HttpResponse answer = HttpResponse.read(wire, method, wholeBody, keepBytes);
+            keep = keepAlive && answer.reusable();
+            return answer;
         } finally {
-            if (secure != null) {
-                secure.close();
+            if (keep) {
+                kept.keep(target, connection);
+            } else {
+                connection.close();
             }
         }
     }
@@ -166,7 +199,7 @@ public final class PlainHttp {
         }
     }
 
-    private static String request(String method, Target.Http target) {
+    private static String request(String method, Target.Http target, boolean keepAlive) {
         String host = target.host().contains(":") ? "[" + target.host() + "]" : target.host();
         return method + " " + target.path() + " HTTP/1.1\r\n"
                 + "Host: " + host + ":" + target.port() + "\r\n"
@@ -174,6 +207,6 @@ public final class PlainHttp {
                 + "Accept: */*\r\n"
                 + (target.basic() != null ? "Authorization: " + target.basic().header() + "\r\n" : "")
                 + (method.equals("POST") ? "Content-Length: 0\r\n" : "")
-                + "Connection: close\r\n\r\n";
+                + (keepAlive ? "" : "Connection: close\r\n") + "\r\n";
     }
 }

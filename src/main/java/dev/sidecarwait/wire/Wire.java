@@ -158,6 +158,11 @@ public final class Wire {
         }
     }
 
+    /** How many bytes have come from the peer. */
+    public long received() {
+        return received;
+    }
+
     /**
      * Whether bytes were received that no reader has taken: a server that answers a plain-text request for TLS with
      * more than its answer is not to be trusted with the rest (what libpq checks since CVE-2021-23222).

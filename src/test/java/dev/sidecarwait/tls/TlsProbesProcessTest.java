@@ -105,6 +105,25 @@ class TlsProbesProcessTest {
         assertTrue(check.out().contains("HTTP 200"), check.out());
     }
 
+    /**
+     * A wait's attempts at an https:// target share one verified connection, as pilot-agent's do: nginx answers 200
+     * only to the third request on a connection, so the wait is ready only if its three attempts used one.
+     */
+    @Test
+    void aWaitsHttpsAttemptsShareOneConnectionOverTls12AndTls13() throws Exception {
+        String third = "location /third { if ($connection_requests = 3) { return 200 \"ready\\n\"; } return 503 \"not yet\\n\"; }";
+        TestCa.Issued good = ca.server("localhost", "DNS:localhost");
+        try (RealServer over12 = RealServer.nginxTls(good, "TLSv1.2", null, third).start();
+             RealServer over13 = RealServer.nginxTls(good, "TLSv1.3", null, third).start()) {
+            String url12 = "https://localhost:" + over12.port + "/third";
+            String url13 = "https://localhost:" + over13.port + "/third";
+            SidecarWaitProcess.Result wait = SidecarWaitProcess.run(Map.of(), null, "wait", "--cacert", ca.cert.toString(),
+                    "--url", url12, "--url", url13, "--periodMillis", "100", "--timeout", "20s");
+            assertEquals(0, wait.exit(), wait.err());
+            assertTrue(wait.err().contains(url12 + " 3") && wait.err().contains(url13 + " 3"), wait.err());
+        }
+    }
+
     @Test
     void theSystemsTrustIsReadFromSslCertFileAndSslCertDir() throws Exception {
         Path bundleDir = Files.createDirectories(dir.resolve("certs"));
