@@ -4,8 +4,10 @@
 #   bash scripts/bench.sh            # about six minutes; RUNS=9 for steadier medians
 #   bash scripts/bench.sh targets    # only what one more target costs (about a minute)
 #   bash scripts/bench.sh binaries A B ...   # native binaries side by side: file size, one ready wait (hyperfine),
-#                                            # its peak RSS; RUNS (default 30) runs each; and the supervising
-#                                            # wrapper while its command runs: RSS, Private_Dirty, threads (5 runs)
+#                                            # its peak RSS, an https:// one's; RUNS (default 30) runs each; 10 s
+#                                            # waits on a 503 over http and https: peak RSS, CPU (3 runs); and the
+#                                            # supervising wrapper while its command runs: RSS, Private_Dirty,
+#                                            # threads (5 runs). About 6 minutes for two binaries.
 #
 # Compared: sidecar-wait as shipped (scripts/sidecar-wait: the native binary when built, else the jar with the
 # launcher's JVM options and class-data cache), the bare jar on a default JVM, the seeds' curl loop, and one
@@ -32,13 +34,20 @@ need() {
     apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 }
-need nginx:nginx curl:curl gnuplot:gnuplot-nox socat:socat
+need nginx:nginx curl:curl gnuplot:gnuplot-nox socat:socat openssl:openssl
 [ -x /usr/bin/time ] || need /usr/bin/time:time
 if [ ! -f target/sidecar-wait.jar ]; then mvn -B -q package -DskipTests; fi
 
-# --- the readiness endpoint: nginx, ready while $out/ready exists --------------------------------------
+# --- the readiness endpoint: nginx, ready while $out/ready exists, over http and https (a CA made for the run) ---
 ngx="$root/$out/nginx"
 mkdir -p "$ngx/logs"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$ngx/ca.key" -out "$ngx/ca.crt" \
+  -subj "/CN=Bench CA" -days 1 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$ngx/server.key" -out "$ngx/server.csr" \
+  -subj "/CN=localhost" 2>/dev/null
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > "$ngx/san"
+openssl x509 -req -in "$ngx/server.csr" -CA "$ngx/ca.crt" -CAkey "$ngx/ca.key" -CAcreateserial -days 1 \
+  -extfile "$ngx/san" -out "$ngx/server.crt" 2>/dev/null
 cat > "$ngx/nginx.conf" <<CONF
 worker_processes 1;
 pid $ngx/nginx.pid;
@@ -49,6 +58,9 @@ http {
   log_format probe '\$msec \$request_uri \$status';
   server {
     listen 127.0.0.1:$port;
+    listen 127.0.0.1:$((port + 1)) ssl;
+    ssl_certificate $ngx/server.crt;
+    ssl_certificate_key $ngx/server.key;
     location /healthz/ready {
       access_log $ngx/logs/probes.log probe;
       if (-f $root/$out/ready) { return 200 "ready\n"; }
@@ -61,6 +73,7 @@ nginx -p "$ngx" -c "$ngx/nginx.conf" -g "user $(id -un) $(id -gn);" 2>/dev/null 
 trap 'nginx -p "$ngx" -c "$ngx/nginx.conf" -s stop 2>/dev/null || true; rm -f "$out/ready"' EXIT
 sleep 0.3
 url="http://127.0.0.1:$port/healthz/ready"
+https_url="https://localhost:$((port + 1))/healthz/ready --cacert $ngx/ca.crt"
 ready() { touch "$out/ready"; }
 unready() { rm -f "$out/ready"; }
 now_us() { echo "${EPOCHREALTIME/./}"; }
@@ -278,6 +291,29 @@ binaries() {
       record one_wait_rss_kib "$bin" - "$(tail -1 "$out/rss.txt")"
     done
   done
+  # peak RSS of an https:// wait already ready; peak RSS and CPU of 10 s waits on a 503, over http and https
+  for run in $(seq 1 "$runs"); do
+    for bin in "$@"; do
+      /usr/bin/time -f "%M" -o "$out/rss.txt" $bin wait -q --url $https_url --timeoutSeconds 30 >/dev/null 2>&1 || true
+      record https_rss_kib "$bin" - "$(tail -1 "$out/rss.txt")"
+    done
+  done
+  unready
+  for run in 1 2 3; do
+    for bin in "$@"; do
+      for target in "$url" "$https_url"; do
+        /usr/bin/time -f "%M" -o "$out/rss.txt" $bin wait -q --url $target --timeoutSeconds 10 >/dev/null 2>&1 || true
+        record "unready_${target%%:*}_rss_kib" "$bin" - "$(tail -1 "$out/rss.txt")"  # after "Command exited with ..."
+      done
+    done
+  done
+  for bin in "$@"; do  # CPU: hyperfine's mean of user + system time, to the microsecond (time(1) rounds to 10 ms)
+    for target in "$url" "$https_url"; do
+      hyperfine -N -i --runs 3 --export-csv "$out/cpu.csv" "$bin wait -q --url $target --timeoutSeconds 10" >/dev/null 2>&1
+      record "unready_${target%%:*}_cpu_ms" "$bin" - "$(awk -F, 'NR == 2 { printf "%.1f", ($5 + $6) * 1000 }' "$out/cpu.csv")"
+    done
+  done
+  ready
   # the supervising wrapper (a Job's PID 1), steady while its command runs: sampled 2 s after the command started
   for run in 1 2 3 4 5; do
     for bin in "$@"; do
@@ -329,6 +365,12 @@ cell() {
   if [ "$s" = "-" ]; then echo "n/a"; else read -r m lo hi <<<"$s"; echo "$m ($lo–$hi)"; fi
 }
 median() { local s; s=$(stats "$@"); echo "${s%% *}"; }
+mib() {  # a KiB figure's cell in MiB: median (min-max)
+  local s
+  s=$(stats "$1" "$2" -)
+  [ "$s" = "-" ] && { echo "n/a"; return; }
+  awk -v s="$s" 'BEGIN { split(s, a, " "); printf "%.1f (%.1f-%.1f)", a[1] / 1024, a[2] / 1024, a[3] / 1024 }'
+}
 if [ "${1:-}" = targets ]; then
   targets_table | tee "$out/targets.md"
   exit 0
@@ -348,7 +390,13 @@ if [ "${1:-}" = binaries ]; then
         "$(cell wrapper_threads "$bin" -)"
     done
     echo
-    echo "hyperfine, $runs runs after 3 warm-up runs; peak RSS of $runs more, the binaries in turn; the supervising wrapper (\`--supervise -- sleep 3\`) sampled from /proc 2.5 s in, 5 runs each. $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)."
+    echo "| binary | https, ready: peak RSS, MiB | 10 s on a 503 at the default period, http: peak RSS, MiB | its CPU, ms | https: peak RSS, MiB | its CPU, ms |"
+    echo "|---|---|---|---|---|---|"
+    for bin in "$@"; do
+      echo "| $bin | $(mib https_rss_kib "$bin") | $(mib unready_http_rss_kib "$bin") | $(median unready_http_cpu_ms "$bin" -) | $(mib unready_https_rss_kib "$bin") | $(median unready_https_cpu_ms "$bin" -) |"
+    done
+    echo
+    echo "hyperfine, $runs runs after 3 warm-up runs; peak RSS (\`/usr/bin/time\`) of $runs more, the binaries in turn; the 10 s waits on a 503 (nginx, \`return 503\`): peak RSS of 3 runs each, CPU (user + system) the mean of 3 more (hyperfine); the supervising wrapper (\`--supervise -- sleep 3\`) sampled from /proc 2.5 s in, 5 runs each. $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)."
   } | tee "$out/binaries.md"
   exit 0
 fi
