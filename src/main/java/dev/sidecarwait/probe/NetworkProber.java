@@ -35,7 +35,6 @@ public final class NetworkProber implements Prober {
     private final PlainHttp http;
     private final Connector connector;
     private final ProcNetTcp sockets;
-
     private final TlsSettings tls;
 
     public NetworkProber(Clock clock, ExpectedStatus expected, TlsSettings tls) {
@@ -111,9 +110,8 @@ public final class NetworkProber implements Prober {
         }
     }
 
-    /** The wait is over: the HTTP connections kept between its attempts are closed. */
     @Override
-    public void finished() {
+    public void finished() { // the HTTP connections kept between the wait's attempts
         http.close();
     }
 

@@ -7,7 +7,7 @@ public interface Prober {
 
     ProbeResult probe(Target target, Timeout timeout);
 
-    /** The wait is over: a prober that keeps connections between attempts (a watch) closes them. */
+    /** The wait is over: a prober that keeps connections between attempts (a watch, an HTTP connection) closes them. */
     default void finished() {
     }
 }

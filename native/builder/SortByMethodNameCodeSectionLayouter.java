@@ -1,0 +1,56 @@
+package com.oracle.svm.hosted.code;
+
+import com.oracle.svm.hosted.meta.HostedMethod;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.graal.compiler.code.CompilationResult;
+
+/**
+ * Stand-in for the builder's class of the same name, put on its module by --patch-module (scripts/native.sh). The
+ * builder lays the image's code out sorted by method name, so the few hundred kB a wait runs are spread over the
+ * whole 4.5 MB, and the kernel maps 64 KiB around each first touch of the file (fault-around): a ready wait had 3.9 of
+ * its 4.7 MiB of code resident. This one puts first, in their order, the methods native/code-order.txt names (those a
+ * wait, a check and the wrapper ran, by scripts/code-order.sh), then the rest by name as the builder does. The order
+ * changes where code is, never what it does; a method the list does not name, or a name no method has, only costs
+ * memory. Without the list (the system property sidecarwait.codeOrder unset) it is the builder's layouter.
+ */
+public class SortByMethodNameCodeSectionLayouter implements CodeSectionLayouter {
+
+    @Override
+    public List<HostedMethod> layout(Map<HostedMethod, CompilationResult> compilations) {
+        Map<String, Integer> rank = ranks(System.getProperty("sidecarwait.codeOrder"));
+        List<HostedMethod> laidOut = compilations.keySet().stream()
+                .sorted(Comparator.<HostedMethod>comparingInt(m -> rank.getOrDefault(m.getUniqueShortName(), Integer.MAX_VALUE))
+                        .thenComparing(m -> m.format("%H.%n(%P):%R")))
+                .toList();
+        if (!rank.isEmpty()) {
+            long placed = laidOut.stream().filter(m -> rank.containsKey(m.getUniqueShortName())).count();
+            System.out.println("code order: " + placed + " of " + rank.size() + " listed methods placed first");
+        }
+        return laidOut;
+    }
+
+    /** Each listed name (a method's symbol: SimpleClass_method_digest) and its place; # starts a comment line. */
+    private static Map<String, Integer> ranks(String file) {
+        Map<String, Integer> rank = new HashMap<>();
+        if (file == null) {
+            return rank;
+        }
+        try {
+            for (String line : Files.readAllLines(Path.of(file))) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    rank.putIfAbsent(line.strip(), rank.size());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return rank;
+    }
+}
