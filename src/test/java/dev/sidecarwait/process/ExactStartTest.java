@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,7 @@ class ExactStartTest {
     private static Path runtime;
     private static Path workdir;
     private static ServerSocket ready;
+    private static ServerSocket keptAlive;
 
     @BeforeAll
     static void layOut() throws IOException {
@@ -61,11 +63,45 @@ class ExactStartTest {
         });
         acceptor.setDaemon(true);
         acceptor.start();
+        keptAlive = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+        Thread http = new Thread(() -> {
+            while (!keptAlive.isClosed()) {
+                try {
+                    Socket connection = keptAlive.accept();
+                    Thread serving = new Thread(() -> answerUntilClosed(connection));
+                    serving.setDaemon(true);
+                    serving.start();
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            }
+        });
+        http.setDaemon(true);
+        http.start();
+    }
+
+    /** HTTP/1.1 200 to each request, the connection kept until the client closes it: the wait keeps it between attempts. */
+    private static void answerUntilClosed(Socket connection) {
+        try (connection) {
+            InputStream in = connection.getInputStream();
+            StringBuilder head = new StringBuilder();
+            for (int b; (b = in.read()) >= 0; ) {
+                head.append((char) b);
+                if (head.toString().endsWith("\r\n\r\n")) {
+                    connection.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nready\n"
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                    head.setLength(0);
+                }
+            }
+        } catch (IOException reset) {
+            // the client went away
+        }
     }
 
     @AfterAll
     static void close() throws IOException {
         ready.close();
+        keptAlive.close();
     }
 
     private static Path copy(String resource) throws IOException {
@@ -95,7 +131,8 @@ class ExactStartTest {
 
     private static List<String> wrapped(String... options) {
         List<String> command = new ArrayList<>(SidecarWaitProcess.launcher());
-        command.addAll(List.of("wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort()));
+        command.addAll(List.of("wait", "--url", "tcp://127.0.0.1:" + ready.getLocalPort(),
+                "--url", "http://127.0.0.1:" + keptAlive.getLocalPort() + "/")); // a connection the wait keeps: not the command's
         command.addAll(List.of(options));
         command.addAll(List.of("--", "perl", probe.toString(), "an argument", "--flag"));
         return command;
