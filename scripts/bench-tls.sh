@@ -24,13 +24,7 @@ fi
 builds=("$@")
 [ ${#builds[@]} -gt 0 ] || builds=(target/sidecar-wait target/sidecar-wait.jar)
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$out/ca.key" -out "$out/ca.crt" \
-  -subj "/CN=Bench CA" -days 1 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$out/server.key" -out "$out/server.csr" \
-  -subj "/CN=localhost" 2>/dev/null
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > "$out/san"
-openssl x509 -req -in "$out/server.csr" -CA "$out/ca.crt" -CAkey "$out/ca.key" -CAcreateserial -days 1 \
-  -extfile "$out/san" -out "$out/server.crt" 2>/dev/null
+bash scripts/localhost-ca.sh "$out"
 plain=${BENCH_PORT:-18199}
 tls=$((plain + 1))
 cat > "$out/nginx.conf" <<CONF

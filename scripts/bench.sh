@@ -41,13 +41,7 @@ if [ ! -f target/sidecar-wait.jar ]; then mvn -B -q package -DskipTests; fi
 # --- the readiness endpoint: nginx, ready while $out/ready exists, over http and https (a CA made for the run) ---
 ngx="$root/$out/nginx"
 mkdir -p "$ngx/logs"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$ngx/ca.key" -out "$ngx/ca.crt" \
-  -subj "/CN=Bench CA" -days 1 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$ngx/server.key" -out "$ngx/server.csr" \
-  -subj "/CN=localhost" 2>/dev/null
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > "$ngx/san"
-openssl x509 -req -in "$ngx/server.csr" -CA "$ngx/ca.crt" -CAkey "$ngx/ca.key" -CAcreateserial -days 1 \
-  -extfile "$ngx/san" -out "$ngx/server.crt" 2>/dev/null
+bash scripts/localhost-ca.sh "$ngx"
 cat > "$ngx/nginx.conf" <<CONF
 worker_processes 1;
 pid $ngx/nginx.pid;

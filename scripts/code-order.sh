@@ -25,13 +25,7 @@ readelf -S "$binary" | grep -q '\.symtab' || { echo "code-order.sh: $binary has 
 
 out=target/code-order
 rm -rf "$out" && mkdir -p "$out/runs"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$out/ca.key" -out "$out/ca.crt" \
-  -subj "/CN=Order CA" -days 1 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$out/server.key" -out "$out/server.csr" \
-  -subj "/CN=localhost" 2>/dev/null
-printf 'subjectAltName=DNS:localhost\n' > "$out/san"
-openssl x509 -req -in "$out/server.csr" -CA "$out/ca.crt" -CAkey "$out/ca.key" -CAcreateserial -days 1 \
-  -extfile "$out/san" -out "$out/server.crt" 2>/dev/null
+bash scripts/localhost-ca.sh "$out"
 port=${ORDER_PORT:-18311}
 cat > "$out/nginx.conf" <<CONF
 worker_processes 1;
