@@ -51,8 +51,10 @@ class WaitCommandTest {
     @Test
     void readyAfter503ResetAndAHang() {
         String path = "/healthz/ready";
+        // "Connection: close": the reset meets a new connection, where it is the answer (on a kept one, nothing having
+        // come back, it would be taken for the server closing an idle connection and asked again, as Go's client does)
         proxy.stubFor(get(path).inScenario("start").whenScenarioStateIs(STARTED)
-                .willReturn(aResponse().withStatus(503)).willSetStateTo("reset"));
+                .willReturn(aResponse().withStatus(503).withHeader("Connection", "close")).willSetStateTo("reset"));
         proxy.stubFor(get(path).inScenario("start").whenScenarioStateIs("reset")
                 .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)).willSetStateTo("hang"));
         proxy.stubFor(get(path).inScenario("start").whenScenarioStateIs("hang")
