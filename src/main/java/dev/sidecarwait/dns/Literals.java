@@ -3,9 +3,12 @@ package dev.sidecarwait.dns;
 import dev.sidecarwait.sockets.Ipv6Text;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.regex.Pattern;
 
 /** IP address literals, strictly: a dotted quad, or IPv6 (with a zone); anything else is a name. Never asks DNS. */
 public final class Literals {
+
+    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+(%[0-9A-Za-z_.-]+)?");
 
     private Literals() {
     }
@@ -27,7 +30,7 @@ public final class Literals {
     /** The address written in {@code text}, or null when it is not an IP literal. */
     public static InetAddress parse(String text) {
         if (text.indexOf(':') >= 0) {
-            if (!text.matches("[0-9A-Fa-f:.]+(%[0-9A-Za-z_.-]+)?")) {
+            if (!IPV6.matcher(text).matches()) {
                 return null;
             }
             try {
@@ -42,7 +45,7 @@ public final class Literals {
         }
         byte[] bytes = new byte[4];
         for (int i = 0; i < 4; i++) {
-            if (!parts[i].matches("\\d{1,3}") || Integer.parseInt(parts[i]) > 255) {
+            if (!isDecimalOctet(parts[i])) {
                 return null;
             }
             bytes[i] = (byte) Integer.parseInt(parts[i]);
@@ -52,5 +55,18 @@ public final class Literals {
         } catch (UnknownHostException impossible) {
             return null; // four bytes are always an address
         }
+    }
+
+    /** One to three ASCII digits, at most 255 (a regular expression here was compiled at every probe). */
+    private static boolean isDecimalOctet(String part) {
+        if (part.isEmpty() || part.length() > 3) {
+            return false;
+        }
+        for (int i = 0; i < part.length(); i++) {
+            if (part.charAt(i) < '0' || part.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return Integer.parseInt(part) <= 255;
     }
 }

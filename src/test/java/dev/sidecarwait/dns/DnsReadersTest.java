@@ -129,7 +129,9 @@ class DnsReadersTest {
         assertEquals("::1", Literals.text(Literals.parse("0:0:0:0:0:0:0:1")));
         assertEquals("fd00::12", Literals.text(Literals.parse("fd00:0:0:0:0:0:0:12")));
         assertEquals("1::", Literals.text(Literals.parse("1::")));
-        for (String name : List.of("10.0.0", "10.0.0.256", "1.2.3.4.5", "db", "0x7f.1", "::g", "db:5432")) {
+        assertEquals("255.255.255.0", Literals.text(Literals.parse("255.255.255.0")));
+        for (String name : List.of("10.0.0", "10.0.0.256", "1.2.3.4.5", "db", "0x7f.1", "::g", "db:5432", "1..2.3", "+1.2.3.4",
+                "1.2.3.4 ", "1.2.3.0004", "1.2.3.\u0664", "1.2.3.")) {
             assertNull(Literals.parse(name), name);
         }
     }
