@@ -9,14 +9,12 @@ import dev.sidecarwait.wire.PeerText;
 import dev.sidecarwait.wire.ProbeFailure;
 import dev.sidecarwait.wire.Timeout;
 import dev.sidecarwait.wire.Wire;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * HTTP/1.1 over a socket (through TLS for https://): each exchange, handshake included, inside one deadline. A wait's
@@ -129,7 +127,7 @@ public final class PlainHttp {
     /**
      * One request. With {@code keepAlive} (a probe's GET to a TCP target), a connection kept from the target's last
      * attempt is used when there is one, and this one kept when its response allows. A kept connection the server
-     * closed while it was idle (nothing came back) is followed by a new one, within the same deadline.
+     * closed or reset while it was idle (nothing came back) is followed by a new one, within the same deadline.
      */
     private HttpResponse exchange(String method, Target.Http target, List<InetAddress> addresses, long deadline, Timeout timeout,
                                   boolean wholeBody, int keepBytes, boolean keepAlive) throws ProbeFailure {
@@ -154,15 +152,15 @@ public final class PlainHttp {
             }
         }
         Socket socket = connector.connect(addresses, target.port(), deadline, timeout);
-        HttpConnection connection = new HttpConnection(socket, null);
+        TlsConnection secure;
         try {
-            if (target.tls().tls()) {
-                connection = new HttpConnection(socket, TlsConnection.open(socket, target.host(), target.tls(), null, tls, deadline, clock, timeout));
-            }
-        } catch (ProbeFailure refused) {
-            connection.close();
+            secure = !target.tls().tls() ? null
+                    : TlsConnection.open(socket, target.host(), target.tls(), null, tls, deadline, clock, timeout);
+        } catch (ProbeFailure | RuntimeException refused) {
+            Connector.close(socket);
             throw refused;
         }
+        HttpConnection connection = new HttpConnection(socket, secure);
         return ask(connection, connection.wire(deadline, clock, timeout), method, target, wholeBody, keepBytes, keepAlive);
     }
 
