@@ -284,7 +284,7 @@ bill_of_materials() {
 
 # The same jar, builder and C libraries as the binary there was built from: it stands, with its figures.
 extra_options=(${SIDECAR_WAIT_NATIVE_OPTIONS:-})
-made_from="$arch $(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum native/native-image.properties native/builder/*.java native/code-order.txt | sha256sum | cut -c1-16) ${extra_options[*]}"
+made_from="$arch $(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum native/native-image.properties native/builder/*.java native/code-order.txt native/heap-order.txt | sha256sum | cut -c1-16) ${extra_options[*]} ${SIDECAR_WAIT_HEAP_MAP:-}"
 if [ -x "$binary" ] && [ -f "$out/made-from" ] && [ "$(cat "$out/made-from")" = "$made_from" ]; then
   say "$binary is up to date (made from this jar, builder and C libraries)"
   bill_of_materials
@@ -324,15 +324,23 @@ for line in "${options[@]}"; do
   esac
 done
 modules=$(ls "$builder"/jars/*.jar | grep -v /compiler- | tr '\n' ':')
-# The builder's code layouter, replaced by one that puts first the methods native/code-order.txt lists (what a wait
-# runs): compiled against the builder once per version of its source.
-layouter=$cache/layouter-$(cat native/builder/SortByMethodNameCodeSectionLayouter.java | sha256sum | cut -c1-16)
+# The builder's code layouter and heap partition, replaced by ones that put first the methods native/code-order.txt
+# and the objects native/heap-order.txt list (what a wait runs and reads): compiled against the builder once per
+# version of their source.
+stand_ins=(native/builder/SortByMethodNameCodeSectionLayouter.java native/builder/ChunkedImageHeapPartition.java
+  native/builder/HeapObjectNames.java)
+layouter=$cache/layouter-$(cat "${stand_ins[@]}" | sha256sum | cut -c1-16)
 if [ ! -f "$layouter/.done" ]; then
   rm -rf "$cache"/layouter-*
   "$jdk25/bin/javac" -nowarn -cp "$builder/jars/*" --add-modules jdk.internal.vm.ci \
-    --add-exports jdk.internal.vm.ci/jdk.vm.ci.meta=ALL-UNNAMED -d "$layouter" \
-    native/builder/SortByMethodNameCodeSectionLayouter.java
+    --add-exports jdk.internal.vm.ci/jdk.vm.ci.meta=ALL-UNNAMED -d "$layouter" "${stand_ins[@]}"
   touch "$layouter/.done"
+fi
+# SIDECAR_WAIT_HEAP_MAP=FILE: the builder writes where it placed each object of the heap, by name (scripts/code-order.sh)
+heap_map=()
+if [ -n "${SIDECAR_WAIT_HEAP_MAP:-}" ]; then
+  rm -f "$SIDECAR_WAIT_HEAP_MAP"
+  heap_map=(-Dsidecarwait.heapMap="$SIDECAR_WAIT_HEAP_MAP")
 fi
 rm -rf "$out" && mkdir -p "$out"
 say "building $binary for linux/$arch (GraalVM $graalvm's builder on $(basename "$jdk25"); a few minutes)..."
@@ -349,6 +357,7 @@ PATH=$path "$java25" -XX:+UseParallelGC -Xmx3g -Xss10m -XX:+UnlockExperimentalVM
   "${jvm_options[@]}" "${target_jvm[@]}" "${exports[@]}" \
   --enable-native-access=org.graalvm.nativeimage.builder,ALL-UNNAMED \
   --patch-module org.graalvm.nativeimage.builder="$clib/patch:$layouter" -Dsidecarwait.codeOrder="$root/native/code-order.txt" \
+  -Dsidecarwait.heapOrder="$root/native/heap-order.txt" "${heap_map[@]}" \
   --upgrade-module-path "$builder/jars/compiler-$graalvm.jar" --module-path "$modules" \
   -m org.graalvm.nativeimage.builder/com.oracle.svm.hosted.NativeImageGeneratorRunner \
   -imagecp "$root/$jar" -H:Path="$root/$out" -H:Name=sidecar-wait -H:Class=dev.sidecarwait.Main \
@@ -375,3 +384,4 @@ bill_of_materials
   "$(( $(date +%s) - start ))" "$arch" > "$out/figures.txt" || { cat "$out/figures.txt"; exit 1; }
 cat "$out/figures.txt"
 grep -h '^code order:' "$out/build.log" || { say "the builder did not lay the code out in native/code-order.txt's order"; exit 1; }
+grep -h '^heap order:' "$out/build.log" || { say "the builder did not lay the heap out in native/heap-order.txt's order"; exit 1; }
