@@ -169,7 +169,9 @@ if [ ! -f "$clib/.done" ]; then
   if [ -f "$zlibsrc/LICENSE" ]; then cp "$zlibsrc/LICENSE" "$clib/legal/zlib/LICENSE"
   else sed -n '/^Copyright notice:/,$p' "$zlibsrc/README" > "$clib/legal/zlib/LICENSE"; fi
   [ -s "$clib/legal/zlib/LICENSE" ] || { say "zlib's source has no licence text where expected"; exit 1; }
-  git -C "$jdk17" apply --whitespace=nowarn "$root/native/jdk/openjdk17-for-jdk25.patch"
+  for patch in "$root"/native/jdk/*.patch; do  # JDK 25's Java side; each other one says what it changes and why
+    git -C "$jdk17" apply --whitespace=nowarn "$patch"
+  done
 
   say "generating JNI headers from JDK 25's classes and the CPU-feature headers from the builder..."
   (cd "$work" && "$jdk25/bin/jar" xf "$jdk25/lib/src.zip" java.base)
