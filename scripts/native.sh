@@ -215,7 +215,7 @@ if [ ! -f "$clib/.done" ]; then
     done
     "$ar" rcs "$clib/lib$lib.a" "$work/obj/$lib"/*.o
   done
-  for lib in libchelper jvm; do
+  for lib in libchelper jvm swprocess; do
     mkdir -p "$work/obj/$lib"
     for source in native/c/"$lib"/*.c native/c/"$lib"/"$graal"/*.c; do
       [ -f "$source" ] || continue
@@ -225,6 +225,7 @@ if [ ! -f "$clib/.done" ]; then
   done
   "$ar" rcs "$clib/liblibchelper.a" "$work"/obj/libchelper/*.o  # @CLibrary("libchelper") names liblibchelper.a
   "$ar" rcs "$clib/libjvm.a" "$work"/obj/jvm/*.o
+  "$ar" rcs "$clib/libswprocess.a" "$work"/obj/swprocess/*.o  # @CLibrary("swprocess"): the supervisor's signals and start
   # Mbed TLS as native/tls/mbedtls_config.h trims it, and the engine over it; unused functions go at link time
   mkdir -p "$work/obj/tls"
   # no unwind tables: nothing unwinds through this C (33 kB of .eh_frame on amd64)

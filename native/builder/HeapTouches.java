@@ -16,8 +16,10 @@ import java.util.Set;
  * The objects of the image heap some runs read or wrote, for native/heap-order.txt (scripts/code-order.sh). Reads the
  * builder's heap map (one "OFFSET SIZE PARTITION NAME" per object, written by native/builder/ChunkedImageHeapPartition.java
  * when sidecarwait.heapMap is set) and one valgrind lackey trace per run (--trace-mem=yes: " L ADDRESS,SIZE" for a
- * load, S a store, M both). Prints each touched object's name once, those most runs touched first, then in the order
- * the first run to touch it did; on stderr, what each run touched. Run on any JDK 17 or later:
+ * load, S a store, M both). Prints each touched object's name once: those some run wrote to first, so that the pages a
+ * run writes (its own copies, for the rest of its life) are few, then those only read; in each, those most runs
+ * touched first, then in the order the first run to touch it did. On stderr, what each run touched. Run on any JDK 17
+ * or later:
  * java HeapTouches.java HEAP_MAP HEAP_ADDRESS TRACE...
  */
 public final class HeapTouches {
@@ -37,22 +39,28 @@ public final class HeapTouches {
 
         Map<String, Integer> runs = new HashMap<>();
         Map<String, Long> firstSeen = new HashMap<>();
+        Set<String> written = new java.util.HashSet<>();
         long sequence = 0;
         for (int i = 2; i < args.length; i++) {
-            Set<Placed> touched = touched(Path.of(args[i]), heap, starts, base);
+            Set<Placed> stored = new java.util.HashSet<>();
+            Set<Placed> touched = touched(Path.of(args[i]), heap, starts, base, stored);
             for (Placed object : touched) {
                 runs.merge(object.name(), 1, Integer::sum);
                 firstSeen.putIfAbsent(object.name(), sequence++);
             }
+            stored.forEach(object -> written.add(object.name()));
             report(args[i], touched);
         }
         runs.keySet().stream()
-                .sorted(Comparator.<String>comparingInt(runs::get).reversed().thenComparing(firstSeen::get))
+                .sorted(Comparator.<String, Boolean>comparing(name -> !written.contains(name))
+                        .thenComparing(Comparator.<String>comparingInt(runs::get).reversed())
+                        .thenComparing(firstSeen::get))
                 .forEach(System.out::println);
     }
 
-    /** The objects the trace's loads and stores fall in, in the order of their first touch. */
-    private static Set<Placed> touched(Path trace, List<Placed> heap, long[] starts, long base) throws IOException {
+    /** The objects the trace's loads and stores fall in, in the order of their first touch; those stored to also in {@code stored}. */
+    private static Set<Placed> touched(Path trace, List<Placed> heap, long[] starts, long base, Set<Placed> stored)
+            throws IOException {
         Set<Placed> touched = new LinkedHashSet<>();
         long end = base + starts[starts.length - 1] + heap.get(heap.size() - 1).size();
         try (BufferedReader lines = Files.newBufferedReader(trace, StandardCharsets.ISO_8859_1)) {
@@ -69,6 +77,9 @@ public final class HeapTouches {
                 at = at >= 0 ? at : -at - 2;
                 if (at >= 0 && address - base < starts[at] + heap.get(at).size()) {
                     touched.add(heap.get(at));
+                    if (line.charAt(1) != 'L') {
+                        stored.add(heap.get(at));
+                    }
                 }
             }
         }

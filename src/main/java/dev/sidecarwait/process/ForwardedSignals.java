@@ -42,6 +42,19 @@ public final class ForwardedSignals {
         return !List.of("WINCH", "URG", "CONT", "TSTP", "TTIN", "TTOU").contains(name);
     }
 
+    /** Linux's number for {@code name}, from the runtime's table or {@link SignalNumbers}; -1 when neither has it. */
+    public static int number(String name) {
+        int number = SignalNumbers.of(name);
+        if (number > 0) {
+            return number;
+        }
+        try {
+            return new Signal(name).getNumber();
+        } catch (IllegalArgumentException unknown) {
+            return -1;
+        }
+    }
+
     /** Installs {@code handler} for every forwarded signal the runtime lets us handle; returns their names. */
     public static List<String> install(Consumer<Signal> handler) {
         return install(NAMES, handler);

@@ -117,7 +117,7 @@ final class Libc {
     }
 
     /** The bytes and a terminating NUL, in unmanaged memory. */
-    private static CCharPointer cString(byte[] bytes) {
+    static CCharPointer cString(byte[] bytes) {
         CCharPointer text = UnmanagedMemory.calloc(bytes.length + 1);
         for (int i = 0; i < bytes.length; i++) {
             text.write(i, bytes[i]);

@@ -3,35 +3,21 @@ package dev.sidecarwait.process;
 import dev.sidecarwait.Clock;
 import dev.sidecarwait.output.Log;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * The wrapper as a container's main process: waits, then either runs the command with this process's stdin,
  * stdout, stderr, environment and working directory, passes signals on and stays until the command has exited
  * (supervision), or replaces itself with the command (hand-over).
- * Everything that happens (a signal, the wait's end, the command's exit) is an event on one queue, handled in
+ * Everything that happens (a signal, the wait's end, the command's exit) is an event in one {@link Inbox}, handled in
  * order on one thread, so a signal is never lost between the wait and the start.
  */
 public final class Supervisor {
-
-    private sealed interface Event permits SignalReceived, WaitFinished, CommandExited {
-    }
-
-    private record SignalReceived(String name, int number) implements Event {
-    }
-
-    private record WaitFinished(int code) implements Event {
-    }
-
-    private record CommandExited(int code) implements Event {
-    }
 
     /** How a run ended, for the last log line: {@code what} is a phrase such as "start-app exited with code 3". */
     public record Result(int exitCode, Ending ending, String what) {
@@ -40,12 +26,12 @@ public final class Supervisor {
     public enum Ending { WAIT_FAILED, SIGNALLED_WHILE_WAITING, NOT_STARTED, COMMAND_EXITED }
 
     private static final Path CMDLINE = Path.of("/proc/self/cmdline");
+    private static final Path FDS = Path.of("/proc/self/fd");
 
-    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    private final Inbox inbox;
     private final Clock clock;
     private final Log log;
     private final ChildSignaller signaller;
-    private final OrphanReaper reaper;
     private final String path;
     private final StopSignal onStop;
     private final Supplier<String> awaited;
@@ -59,15 +45,15 @@ public final class Supervisor {
         this.clock = clock;
         this.log = log;
         this.signaller = signaller;
-        this.reaper = new OrphanReaper(log);
+        this.inbox = new Inbox(log);
         this.path = path;
         this.onStop = onStop;
         this.awaited = awaited;
     }
 
-    /** Called from a signal handler thread. */
-    public void signal(String name, int number) {
-        events.add(new SignalReceived(name, number));
+    /** Takes every signal it passes on that this runtime lets it take ({@link ForwardedSignals}); returns their names. */
+    public List<String> takeSignals() {
+        return inbox.takeSignals();
     }
 
     /**
@@ -107,7 +93,7 @@ public final class Supervisor {
                 replacer.atStart(), now);
         log.debug("Handing over: " + plan.describe());
         replacer.setDispositions(plan);
-        if (nextWhileWaiting(false) instanceof SignalReceived signal) { // arrived before the dispositions changed
+        if (nextWhileWaiting(false) instanceof Inbox.SignalReceived signal) { // arrived before the dispositions changed
             return stoppedWhileWaiting(signal);
         }
         lastWords.run();
@@ -117,20 +103,20 @@ public final class Supervisor {
 
     /** Null when the command may start; else how the run ended without it. */
     private Result untilTheWaitLetsItStart(Callable<Integer> waitStep, String program) throws InterruptedException {
-        Thread waiting = new Thread(() -> events.add(new WaitFinished(callSafely(waitStep))), "wait");
+        Thread waiting = new Thread(() -> inbox.add(new Inbox.WaitFinished(callSafely(waitStep))), "wait");
         waiting.setDaemon(true); // a signal may end the wait while a request is still in flight
         waiting.start();
 
-        Event first = nextWhileWaiting(true);
-        if (first instanceof SignalReceived signal) {
+        Inbox.Event first = nextWhileWaiting(true);
+        if (first instanceof Inbox.SignalReceived signal) {
             return stoppedWhileWaiting(signal);
         }
-        int waited = ((WaitFinished) first).code();
+        int waited = ((Inbox.WaitFinished) first).code();
         if (waited != 0) {
             log.error("Not starting " + program + ": the wait did not succeed (exit code " + waited + ")");
             return new Result(waited, Ending.WAIT_FAILED, "not starting " + program);
         }
-        if (nextWhileWaiting(false) instanceof SignalReceived signal) {
+        if (nextWhileWaiting(false) instanceof Inbox.SignalReceived signal) {
             return stoppedWhileWaiting(signal);
         }
         return null;
@@ -140,10 +126,10 @@ public final class Supervisor {
      * The next event while nothing runs yet ({@code block}: wait for one, else null when there is none). A signal whose
      * default action would not end a process either (a terminal resized, job control) is logged and passed by.
      */
-    private Event nextWhileWaiting(boolean block) throws InterruptedException {
+    private Inbox.Event nextWhileWaiting(boolean block) throws InterruptedException {
         while (true) {
-            Event event = block ? events.take() : events.poll();
-            if (!(event instanceof SignalReceived signal) || ForwardedSignals.endsAWait(signal.name())) {
+            Inbox.Event event = inbox.next(block ? -1 : 0);
+            if (!(event instanceof Inbox.SignalReceived signal) || ForwardedSignals.endsAWait(signal.name())) {
                 return event;
             }
             log.debug("Received SIG" + signal.name() + " while waiting: it would not end a process either; still waiting");
@@ -154,36 +140,65 @@ public final class Supervisor {
         if (CommandLookup.find(command.get(0), path) instanceof CommandLookup.Failure failure) {
             return notStarted(command.get(0), failure); // as the hand-over and the container runtime decide it
         }
-        List<String> start = command;
-        if (replacer != null && replacer.atStart().unknown() == null) {
-            start = new ArrayList<>(replacer.self());
-            start.addAll(ExecStage.arguments(replacer.atStart(), command));
-        }
-        Process child;
+        long child;
         try {
-            child = new ProcessBuilder(start).inheritIO().start();
+            child = start(command, replacer);
         } catch (IOException e) {
             return notStarted(command.get(0), CommandLookup.whyNotStarted(command.get(0), path, e));
         }
-        log.info("Started " + String.join(" ", command) + " (pid " + child.pid() + ")");
-        reaper.startIfPidOne(child);
-        child.onExit().thenAccept(exited -> events.add(new CommandExited(exited.exitValue())));
+        log.info("Started " + String.join(" ", command) + " (pid " + child + ")");
 
         // The binary's pages are given back once the exec stage has become the command: a page two processes map stays.
         long giveBackBy = NativeImage.RUNTIME ? clock.nanoTime() + OwnPages.WAIT_FOR_THE_COMMAND_NANOS : 0;
         while (true) {
-            Event event = giveBackBy == 0 ? events.take() : events.poll(20, TimeUnit.MILLISECONDS);
-            if (giveBackBy != 0 && (OwnPages.commandRuns(child.pid()) || clock.nanoTime() - giveBackBy > 0)) {
+            Inbox.Event event = inbox.next(giveBackBy == 0 ? -1 : 20);
+            if (giveBackBy != 0 && (OwnPages.commandRuns(child) || clock.nanoTime() - giveBackBy > 0)) {
                 OwnPages.giveBack(log); // what the start and the wait read, for as long as the command runs
                 giveBackBy = 0;
             }
-            if (event instanceof SignalReceived signal) {
+            if (event instanceof Inbox.SignalReceived signal) {
                 forward(child, signal);
-            } else if (event instanceof CommandExited exited) {
+            } else if (event instanceof Inbox.CommandExited exited) {
                 log.info(command.get(0) + " exited with code " + exited.code());
                 return new Result(exited.code(), Ending.COMMAND_EXITED, command.get(0) + " exited with code " + exited.code());
             }
         }
+    }
+
+    /**
+     * Starts the command, through an {@link ExecStage} that gives it the signal state this process started with where
+     * there is a replacer that knows it, and has its exit come to the inbox: the JDK's Process on the JVM,
+     * {@link NativeChild} in the native binary. Its pid.
+     */
+    private long start(List<String> command, ProcessReplacer replacer) throws IOException {
+        boolean staged = replacer != null && replacer.atStart().unknown() == null;
+        List<String> stage = new ArrayList<>();
+        if (staged) {
+            stage.addAll(replacer.self());
+            stage.addAll(ExecStage.arguments(replacer.atStart(), List.of()));
+        }
+        if (!NativeImage.RUNTIME) {
+            stage.addAll(command);
+            Process child = new ProcessBuilder(stage).inheritIO().start();
+            if (ProcessHandle.current().pid() == 1) {
+                log.debug("Running as PID 1 on the JVM: orphaned processes are not reaped (the native build does)");
+            }
+            child.onExit().thenAccept(exited -> inbox.add(new Inbox.CommandExited(exited.exitValue())));
+            return child.pid();
+        }
+        List<byte[]> argv = new ArrayList<>();
+        stage.forEach(argument -> argv.add(argument.getBytes(StandardCharsets.UTF_8)));
+        byte[] file;
+        if (staged) {
+            file = argv.get(0);
+        } else {
+            file = ((CommandLookup.Found) CommandLookup.find(command.get(0), path)).file().toString().getBytes(StandardCharsets.UTF_8);
+        }
+        argv.addAll(RawArguments.of(command, CMDLINE));
+        int[] close = Descriptors.open(FDS).stream().filter(fd -> fd > 2).mapToInt(Integer::intValue).toArray();
+        long child = NativeChild.start(file, argv, close);
+        inbox.watch(child);
+        return child;
     }
 
     private int callSafely(Callable<Integer> waitStep) {
@@ -195,21 +210,21 @@ public final class Supervisor {
         }
     }
 
-    private Result stoppedWhileWaiting(SignalReceived signal) {
+    private Result stoppedWhileWaiting(Inbox.SignalReceived signal) {
         log.warn("Received SIG" + signal.name() + " while waiting for " + awaited.get() + ": not starting the command");
         return new Result(128 + signal.number(), Ending.SIGNALLED_WHILE_WAITING,
                 "SIG" + signal.name() + " arrived while waiting; the command was not started");
     }
 
-    private void forward(Process child, SignalReceived signal) {
+    private void forward(long child, Inbox.SignalReceived signal) {
         boolean rewritten = signal.name().equals("TERM") && onStop.number() != StopSignal.TERM.number();
         String sent = rewritten ? onStop.name() : signal.name();
         String as = rewritten ? " as " + onStop + " (--stop-signal)" : "";
         try {
             signaller.send(child, sent, rewritten ? onStop.number() : signal.number());
-            log.info("Forwarded SIG" + signal.name() + " to pid " + child.pid() + as);
+            log.info("Forwarded SIG" + signal.name() + " to pid " + child + as);
         } catch (IOException e) {
-            log.error("Could not forward SIG" + signal.name() + as + " to pid " + child.pid() + ": " + e.getMessage());
+            log.error("Could not forward SIG" + signal.name() + as + " to pid " + child + ": " + e.getMessage());
         }
     }
 

@@ -17,7 +17,6 @@ import dev.sidecarwait.probe.ProbeResult;
 import dev.sidecarwait.probe.Target;
 import dev.sidecarwait.probe.Waiter;
 import dev.sidecarwait.process.ChildSignaller;
-import dev.sidecarwait.process.ForwardedSignals;
 import dev.sidecarwait.process.Handover;
 import dev.sidecarwait.process.ParentChain;
 import dev.sidecarwait.process.ProcessReplacer;
@@ -127,7 +126,7 @@ public final class WaitRun {
         StopSignal onStop = plan.onStop() == null ? StopSignal.TERM : plan.onStop();
         awaitedNow = awaitedAtFirst();
         Supervisor supervisor = new Supervisor(clock, log, ChildSignaller.forThisRuntime(), env.get("PATH"), onStop, () -> awaitedNow);
-        List<String> trapped = ForwardedSignals.install(signal -> supervisor.signal(signal.getName(), signal.getNumber()));
+        List<String> trapped = supervisor.takeSignals();
         log.debug(handOver ? "Until the hand-over a signal that would end a process ends the wait (exit 128+N); after it, "
                 + "nothing is passed on: the command receives every signal itself"
                 : "Signals passed on to the command: " + String.join(", ", trapped));

@@ -121,7 +121,7 @@ class NativeBuildTest {
                 "-H:AlignedHeapChunkSize=65536", "-H:LargeArrayThreshold=32768", "-H:CodeAlignment=1", "-H:-SpawnIsolates",
                 "-H:NativeLinkerOption=-Wl,--sort-section=alignment", EXCLUDED_BUILDER_SERVICES,
                 "-H:-EnableLoggingFeature", "-H:-UseContainerSupport", "-H:-VMContinuations", "-H:-AllowVMInternalThreads",
-                "-H:-UnlockExperimentalVMOptions"), args);
+                "-H:-InstallExitHandlers", "-H:-UnlockExperimentalVMOptions"), args);
 
         String readme = Files.readString(Path.of("docs/native.md"));
         for (String arg : args) {

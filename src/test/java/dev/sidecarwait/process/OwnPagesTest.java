@@ -64,7 +64,8 @@ class OwnPagesTest {
     /**
      * A supervising wrapper keeps little of its own file resident while the command runs: what the start and the wait
      * read (some 9 MiB of code and image heap, fault-around's 64 KiB windows) is given back. The binary's own account
-     * in /proc/PID/smaps, summed over the mappings of its file.
+     * in /proc/PID/smaps, summed over the mappings of its file. And it runs on two threads, no signal dispatcher or
+     * process reaper among them (process/Inbox.java).
      */
     @Test
     @Tag(SidecarWaitProcess.PROCESS_TAG)
@@ -90,6 +91,14 @@ class OwnPagesTest {
                     }
                 }
                 assertTrue(binary < 2048, "the binary's file pages resident while the command runs: " + binary + " kB");
+                // and two threads: the first, which waits for main's (GraalVM on musl), and main's, which supervises
+                List<String> threads = new java.util.ArrayList<>();
+                try (var tasks = Files.list(Path.of("/proc/" + wrapper.pid() + "/task"))) {
+                    for (Path task : tasks.toList()) {
+                        threads.add(Files.readString(task.resolve("comm")).strip());
+                    }
+                }
+                assertEquals(2, threads.size(), "the supervising wrapper's threads: " + threads);
             } finally {
                 SidecarWaitProcess.endTree(wrapper);
             }
