@@ -331,7 +331,7 @@ modules=$(ls "$builder"/jars/*.jar | grep -v /compiler- | tr '\n' ':')
 # and the objects native/heap-order.txt list (what a wait runs and reads): compiled against the builder once per
 # version of their source.
 stand_ins=(native/builder/SortByMethodNameCodeSectionLayouter.java native/builder/ChunkedImageHeapPartition.java
-  native/builder/HeapObjectNames.java)
+  native/builder/HeapObjectNames.java native/builder/OrderFile.java)
 layouter=$cache/layouter-$(cat "${stand_ins[@]}" | sha256sum | cut -c1-16)
 if [ ! -f "$layouter/.done" ]; then
   rm -rf "$cache"/layouter-*

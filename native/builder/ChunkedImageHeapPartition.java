@@ -4,6 +4,7 @@ import com.oracle.svm.core.config.ConfigurationValues;
 import com.oracle.svm.core.image.ImageHeapLayouter.ImageHeapLayouterControl;
 import com.oracle.svm.core.image.ImageHeapObject;
 import com.oracle.svm.core.image.ImageHeapPartition;
+import com.oracle.svm.hosted.OrderFile;
 import com.oracle.svm.hosted.image.HeapObjectNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -86,7 +87,7 @@ public class ChunkedImageHeapPartition implements ImageHeapPartition {
 
     private void layoutInAlignedChunks(ChunkedImageHeapAllocator allocator, ImageHeapLayouterControl control) {
         String order = System.getProperty("sidecarwait.heapOrder");
-        Map<String, Integer> rank = HeapObjectNames.ranks(order);
+        Map<String, Integer> rank = OrderFile.ranks(order);
         List<ImageHeapObject> listed = new ArrayList<>();
         NavigableMap<Long, Queue<ImageHeapObject>> rest = new TreeMap<>();
         Map<ImageHeapObject, Integer> placeOf = new IdentityHashMap<>();

@@ -3,12 +3,7 @@ package com.oracle.svm.hosted.image;
 import com.oracle.svm.core.hub.DynamicHub;
 import com.oracle.svm.core.image.ImageHeapObject;
 import com.oracle.svm.hosted.meta.HostedField;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.lang.reflect.Member;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -48,24 +43,6 @@ public final class HeapObjectNames {
             reason = holder.getMainReason();
         }
         return name.append(" < ").append(root(reason)).toString();
-    }
-
-    /** Each listed name and its place; # starts a comment line. Empty without a file. */
-    public static Map<String, Integer> ranks(String file) {
-        Map<String, Integer> rank = new HashMap<>();
-        if (file == null) {
-            return rank;
-        }
-        try {
-            for (String line : Files.readAllLines(Path.of(file))) {
-                if (!line.isBlank() && !line.startsWith("#")) {
-                    rank.putIfAbsent(line, rank.size());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return rank;
     }
 
     /**

@@ -1,12 +1,8 @@
 package com.oracle.svm.hosted.code;
 
+import com.oracle.svm.hosted.OrderFile;
 import com.oracle.svm.hosted.meta.HostedMethod;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import jdk.graal.compiler.code.CompilationResult;
@@ -24,7 +20,7 @@ public class SortByMethodNameCodeSectionLayouter implements CodeSectionLayouter 
 
     @Override
     public List<HostedMethod> layout(Map<HostedMethod, CompilationResult> compilations) {
-        Map<String, Integer> rank = ranks(System.getProperty("sidecarwait.codeOrder"));
+        Map<String, Integer> rank = OrderFile.ranks(System.getProperty("sidecarwait.codeOrder")); // symbols: SimpleClass_method_digest
         List<HostedMethod> laidOut = compilations.keySet().stream()
                 .sorted(Comparator.<HostedMethod>comparingInt(m -> rank.getOrDefault(m.getUniqueShortName(), Integer.MAX_VALUE))
                         .thenComparing(m -> m.format("%H.%n(%P):%R")))
@@ -34,23 +30,5 @@ public class SortByMethodNameCodeSectionLayouter implements CodeSectionLayouter 
             System.out.println("code order: " + placed + " of " + rank.size() + " listed methods placed first");
         }
         return laidOut;
-    }
-
-    /** Each listed name (a method's symbol: SimpleClass_method_digest) and its place; # starts a comment line. */
-    private static Map<String, Integer> ranks(String file) {
-        Map<String, Integer> rank = new HashMap<>();
-        if (file == null) {
-            return rank;
-        }
-        try {
-            for (String line : Files.readAllLines(Path.of(file))) {
-                if (!line.isBlank() && !line.startsWith("#")) {
-                    rank.putIfAbsent(line.strip(), rank.size());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return rank;
     }
 }

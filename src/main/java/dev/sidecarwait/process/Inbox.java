@@ -1,6 +1,7 @@
 package dev.sidecarwait.process;
 
 import dev.sidecarwait.output.Log;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,7 @@ final class Inbox {
             return ForwardedSignals.install(signal -> add(new SignalReceived(signal.getName(), signal.getNumber())));
         }
         pipe.take(SIGCHLD);
-        List<String> taken = new java.util.ArrayList<>();
+        List<String> taken = new ArrayList<>();
         for (String name : ForwardedSignals.NAMES) {
             int number = ForwardedSignals.number(name);
             if (number > 0 && pipe.take(number)) {
