@@ -90,7 +90,8 @@ nm "$binary" | awk '$2 ~ /^[tT]$/ && $3 ~ /_[0-9A-Za-z]{20,}$/ { print $3 }' | s
 echo "native/code-order.txt: $(grep -vc '^#' native/code-order.txt) methods" >&2
 
 # Every object of the heap a load or a store fell in, by the name the builder gave it in its map
-# (native/builder/HeapObjectNames.java), ranked by how many runs touched it, then by when.
+# (native/builder/HeapObjectNames.java): those some run wrote first, then those only read; in each, those most runs
+# touched first, then by when (native/builder/HeapTouches.java).
 {
   echo "# Written by scripts/code-order.sh from the build of $(git rev-parse --short HEAD 2>/dev/null || echo unknown): the objects of the"
   echo "# image heap a wait, a check and the wrapper read or wrote, placed first in this order"
