@@ -137,12 +137,13 @@ public final class Supervisor {
     }
 
     private Result supervise(List<String> command, ProcessReplacer replacer) throws InterruptedException {
-        if (CommandLookup.find(command.get(0), path) instanceof CommandLookup.Failure failure) {
+        CommandLookup.Lookup lookup = CommandLookup.find(command.get(0), path);
+        if (lookup instanceof CommandLookup.Failure failure) {
             return notStarted(command.get(0), failure); // as the hand-over and the container runtime decide it
         }
         long child;
         try {
-            child = start(command, replacer);
+            child = start(command, (CommandLookup.Found) lookup, replacer);
         } catch (IOException e) {
             return notStarted(command.get(0), CommandLookup.whyNotStarted(command.get(0), path, e));
         }
@@ -168,9 +169,9 @@ public final class Supervisor {
     /**
      * Starts the command, through an {@link ExecStage} that gives it the signal state this process started with where
      * there is a replacer that knows it, and has its exit come to the inbox: the JDK's Process on the JVM,
-     * {@link NativeChild} in the native binary. Its pid.
+     * {@link NativeChild} in the native binary ({@code found}: where the lookup found the command). Its pid.
      */
-    private long start(List<String> command, ProcessReplacer replacer) throws IOException {
+    private long start(List<String> command, CommandLookup.Found found, ProcessReplacer replacer) throws IOException {
         boolean staged = replacer != null && replacer.atStart().unknown() == null;
         List<String> stage = new ArrayList<>();
         if (staged) {
@@ -188,12 +189,7 @@ public final class Supervisor {
         }
         List<byte[]> argv = new ArrayList<>();
         stage.forEach(argument -> argv.add(argument.getBytes(StandardCharsets.UTF_8)));
-        byte[] file;
-        if (staged) {
-            file = argv.get(0);
-        } else {
-            file = ((CommandLookup.Found) CommandLookup.find(command.get(0), path)).file().toString().getBytes(StandardCharsets.UTF_8);
-        }
+        byte[] file = staged ? argv.get(0) : found.file().toString().getBytes(StandardCharsets.UTF_8);
         argv.addAll(RawArguments.of(command, CMDLINE));
         int[] close = Descriptors.open(FDS).stream().filter(fd -> fd > 2).mapToInt(Integer::intValue).toArray();
         long child = NativeChild.start(file, argv, close);
