@@ -231,8 +231,10 @@ if [ ! -f "$clib/.done" ]; then
   # no unwind tables: nothing unwinds through this C (33 kB of .eh_frame on amd64)
   tlsflags=(-c -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables
     -I"$mbedtls/include" -DMBEDTLS_CONFIG_FILE="\"$root/native/tls/mbedtls_config.h\"")
+  # the elliptic-curve arithmetic at -O2: nearly all of a handshake's CPU (docs/native-journal.md, The TLS attempts' CPU)
   for source in "$mbedtls"/library/*.c; do
-    "$cc" "${tlsflags[@]}" -w "$source" -o "$work/obj/tls/mbedtls_$(basename "$source" .c).o"
+    case $(basename "$source") in bignum.c | bignum_core.c | ecp.c | ecp_curves.c) speed=(-O2) ;; *) speed=() ;; esac
+    "$cc" "${tlsflags[@]}" "${speed[@]}" -w "$source" -o "$work/obj/tls/mbedtls_$(basename "$source" .c).o"
   done
   "$cc" "${tlsflags[@]}" -I"$mbedtls/library" -Wall -Werror native/tls/swtls.c -o "$work/obj/tls/swtls.o"
   "$ar" rcs "$clib/libswtls.a" "$work"/obj/tls/*.o  # @CLibrary("swtls")
