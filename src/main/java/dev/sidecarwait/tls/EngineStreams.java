@@ -100,7 +100,7 @@ final class EngineStreams {
             int n = receive();
             if (n > 0) {
                 engine.feed(buffer, n);
-                engine.read(new byte[1]);
+                engine.read(new byte[1], 0, 1);
             }
         } catch (TlsException e) {
             return e.alert() >= 0 ? alert(e) : null;
@@ -120,13 +120,9 @@ final class EngineStreams {
 
     /** Application bytes, the socket read (within its timeout, which the Wire arms) whenever the engine needs more. */
     private int readApplication(byte[] bytes, int offset, int length) throws IOException {
-        byte[] into = offset == 0 && length == bytes.length ? bytes : new byte[Math.min(length, buffer.length)];
         try {
             while (true) {
-                int n = engine.read(into);
-                if (n > 0 && into != bytes) {
-                    System.arraycopy(into, 0, bytes, offset, n);
-                }
+                int n = engine.read(bytes, offset, length);
                 if (n > 0 || n == -1) {
                     return n;
                 }

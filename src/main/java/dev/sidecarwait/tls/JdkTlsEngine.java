@@ -90,7 +90,7 @@ final class JdkTlsEngine implements TlsEngine {
     }
 
     @Override
-    public int read(byte[] into) throws TlsException {
+    public int read(byte[] into, int offset, int length) throws TlsException {
         try {
             if (appIn.position() == 0) {
                 if (engine.isInboundDone()) {
@@ -108,8 +108,8 @@ final class JdkTlsEngine implements TlsEngine {
                 }
             }
             appIn.flip();
-            int n = Math.min(into.length, appIn.remaining());
-            appIn.get(into, 0, n);
+            int n = Math.min(length, appIn.remaining());
+            appIn.get(into, offset, n);
             appIn.compact();
             return n;
         } catch (SSLException e) {

@@ -2,6 +2,7 @@ package dev.sidecarwait.tls;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.graalvm.nativeimage.PinnedObject;
 import org.graalvm.nativeimage.c.type.CCharPointer;
 import org.graalvm.nativeimage.c.type.CTypeConversion;
@@ -97,10 +98,11 @@ final class MbedTlsEngine implements TlsEngine {
     }
 
     @Override
-    public int read(byte[] into) throws TlsException {
+    public int read(byte[] into, int offset, int length) throws TlsException {
+        Objects.checkFromIndexSize(offset, length, into.length);
         synchronized (lock) {
             try (PinnedObject pinned = PinnedObject.create(into)) {
-                int r = MbedTlsCalls.swtls_read(connection, pinned.addressOfArrayElement(0), into.length);
+                int r = MbedTlsCalls.swtls_read(connection, pinned.addressOfArrayElement(offset), length);
                 return r == WANT_READ ? NEEDS_INPUT : r == 0 ? -1 : check(r);
             }
         }
@@ -185,35 +187,8 @@ final class MbedTlsEngine implements TlsEngine {
         return certificates;
     }
 
-    /** Mbed TLS's verify flags (x509.h's MBEDTLS_X509_BADCERT_*) as a finding; the name is checked apart (ServerName). */
     private ChainFinding finding(PeerFields.Read peer) {
-        int flags = MbedTlsCalls.swtls_verify_result(connection) & ~0x04;
-        if (flags == 0) {
-            return null;
-        }
-        // a hash or key refused makes the chain untrusted too: the refusal is the reason, so it is named first
-        ChainProblem problem = (flags & (0x4000 | 0x8000 | 0x010000)) != 0 ? ChainProblem.OTHER
-                : (flags & 0x08) != 0 ? ChainProblem.UNTRUSTED
-                : (flags & 0x01) != 0 ? ChainProblem.EXPIRED
-                : (flags & 0x0200) != 0 ? ChainProblem.NOT_YET_VALID : ChainProblem.OTHER;
-        return new ChainFinding(problem, problem == ChainProblem.OTHER ? otherProblem(flags) : null, peer == null ? null : peer.dated());
-    }
-
-    /** Mbed TLS's verify flags beyond trust and validity, in words. */
-    private static String otherProblem(int flags) {
-        if ((flags & 0x4000) != 0) {
-            return TlsFailures.WEAK_HASH;
-        }
-        if ((flags & 0x8000) != 0) {
-            return "signed with a key type this client does not accept";
-        }
-        if ((flags & 0x010000) != 0) {
-            return "its key is one this client does not accept (an RSA key under 2048 bits, or an EC curve other than P-256 or P-384)";
-        }
-        if ((flags & (0x0800 | 0x1000)) != 0) {
-            return "its key usage does not allow a TLS server";
-        }
-        return "Mbed TLS verify flags 0x" + Integer.toHexString(flags);
+        return MbedVerifyFlags.finding(MbedTlsCalls.swtls_verify_result(connection), peer);
     }
 
     /** The server's certificate, as swtls_peer's fields; null if there is none or they cannot be read. */

@@ -143,7 +143,7 @@ public final class TlsConnection implements AutoCloseable {
         try {
             streams.within((int) Math.max(1, millis));
             int n;
-            while ((n = engine.read(one)) == TlsEngine.NEEDS_INPUT) {
+            while ((n = engine.read(one, 0, 1)) == TlsEngine.NEEDS_INPUT) {
                 int got = streams.receive();
                 if (got < 0) {
                     n = -1;

@@ -22,8 +22,9 @@ public interface TlsEngine extends AutoCloseable {
     /** Application bytes to send; they wait as records for {@link #take}. */
     void write(byte[] bytes, int offset, int length) throws TlsException;
 
-    /** Application bytes received: how many, -1 at the server's close, or NEEDS_INPUT. */
-    int read(byte[] into) throws TlsException;
+    /** Application bytes received into {@code into} from {@code offset}, up to {@code length}: how many, -1 at the
+     * server's close, or NEEDS_INPUT. */
+    int read(byte[] into, int offset, int length) throws TlsException;
 
     /** After the handshake. */
     Handshaken result();

@@ -3,6 +3,7 @@ package dev.sidecarwait.wire;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Objects;
 
 /**
  * An InputStream and an OutputStream made of one read and one write of a range of bytes, as the carriers under a
@@ -33,7 +34,8 @@ public final class Streams {
 
             @Override
             public int read(byte[] bytes, int offset, int length) throws IOException {
-                return reader.read(bytes, offset, length);
+                Objects.checkFromIndexSize(offset, length, bytes.length);
+                return length == 0 ? 0 : reader.read(bytes, offset, length); // as InputStream's contract has it
             }
         };
     }
