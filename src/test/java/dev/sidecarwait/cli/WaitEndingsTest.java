@@ -284,7 +284,8 @@ class WaitEndingsTest {
                 "--termination-log", "none", "--timeoutSeconds", "40", "--periodMillis", "100", "--timeoutSeconds", "1");
         assertEquals(1, run.exit(), run.err());
         assertTrue(run.err().contains("\tinfo\tWaiting for Envoy proxy to be ready (timeout: 1 seconds)...\n"), run.err());
-        assertTrue(run.err().contains("sidecar-wait: NOT READY before the timeout after 1.0 s"), run.err());
+        // 1.0 s, or a tenth more on a loaded machine (qemu-user's arm64 binary measured 1.1 beside a build): not 40
+        assertTrue(run.err().matches("(?s).*sidecar-wait: NOT READY before the timeout after 1\\.[01] s.*"), run.err());
     }
 
     /**
