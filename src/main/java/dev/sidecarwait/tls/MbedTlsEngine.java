@@ -90,6 +90,7 @@ final class MbedTlsEngine implements TlsEngine {
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws TlsException {
+        Objects.checkFromIndexSize(offset, length, bytes.length); // the library reads the whole range through a pointer
         synchronized (lock) {
             try (PinnedObject pinned = PinnedObject.create(bytes)) {
                 check(MbedTlsCalls.swtls_write(connection, pinned.addressOfArrayElement(offset), length));

@@ -1,8 +1,8 @@
 package dev.sidecarwait.tls;
 
 /**
- * Mbed TLS's verify flags (x509.h's MBEDTLS_X509_BADCERT_*) as a finding, in the words the JVM's engine has for the
- * same chain. The name (BADCERT_CN_MISMATCH) is left out: the caller checks it apart (ServerName).
+ * Mbed TLS's verify flags (x509.h's MBEDTLS_X509_BADCERT_*) as a finding, its reason in words for the failure line.
+ * The name (BADCERT_CN_MISMATCH) is left out: the caller checks it apart (ServerName).
  */
 final class MbedVerifyFlags {
 
