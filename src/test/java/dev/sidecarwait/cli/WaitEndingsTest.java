@@ -200,8 +200,10 @@ class WaitEndingsTest {
 
     @Test
     void anAttemptCutShortByTheOverallTimeoutLeavesTheWordsOfTheOneBefore() {
-        proxy.stubFor(get("/unavailable").willReturn(aResponse().withStatus(503).withFixedDelay(400)));
-        CliRun run = CliRun.run(env, "wait", "--url", url("/unavailable"), "--timeout", "700ms", "--request-timeout", "500ms",
+        // the first attempt's 503 comes at 0.6 s, the second's would at 1.2: the overall 1 s cuts it. Margins of 0.4 s
+        // each way: qemu-user's arm64 binary, on a loaded machine, took over 0.1 s more than the server's delay
+        proxy.stubFor(get("/unavailable").willReturn(aResponse().withStatus(503).withFixedDelay(600)));
+        CliRun run = CliRun.run(env, "wait", "--url", url("/unavailable"), "--timeout", "1s", "--request-timeout", "1500ms",
                 "--period", "100ms");
         assertEquals(1, run.exit());
         assertTrue(lastLine(run).contains("/unavailable: HTTP status code 503; exit code 1"), lastLine(run));
