@@ -330,10 +330,11 @@ for line in "${options[@]}"; do
 done
 modules=$(ls "$builder"/jars/*.jar | grep -v /compiler- | tr '\n' ':')
 # The builder's code layouter and heap partition, replaced by ones that put first the methods native/code-order.txt
-# and the objects native/heap-order.txt list (what a wait runs and reads): compiled against the builder once per
-# version of their source.
+# and the objects native/heap-order.txt list (what a wait runs and reads), and its symbol encoder, by one that leaves
+# method and file names out of the frame information: compiled against the builder once per version of their source.
 stand_ins=(native/builder/SortByMethodNameCodeSectionLayouter.java native/builder/ChunkedImageHeapPartition.java
-  native/builder/HeapObjectNames.java native/builder/OrderFile.java)
+  native/builder/HeapObjectNames.java native/builder/OrderFile.java native/builder/SymbolEncoderFeature.java
+  native/builder/FrameNamesLeftOut.java)
 layouter=$cache/layouter-$(cat "${stand_ins[@]}" | sha256sum | cut -c1-16)
 if [ ! -f "$layouter/.done" ]; then
   rm -rf "$cache"/layouter-*
