@@ -15,7 +15,9 @@ import java.util.List;
  * lists them. A clean page leaves the process, and the page cache too where nothing else maps it; a page the wait
  * wrote stays where it is (a pod has no swap; with swap it would be swapped out, never lost). What the supervisor
  * runs again (a signal passed on, the command's exit) is read back in when it runs. Linux 5.4 and later: an older
- * kernel answers EINVAL and nothing changes. In the native image only: a JVM's memory is not a file's.
+ * kernel answers EINVAL and nothing changes. Before them, the heap: a collection, which leaves the few objects still
+ * live and gives the chunks the wait filled back to the kernel. In the native image only: a JVM's memory is not a
+ * file's.
  */
 final class OwnPages {
 
@@ -62,6 +64,9 @@ final class OwnPages {
         long bytes = mappings.stream().mapToLong(mapping -> mapping.end() - mapping.start()).sum();
         log.debug("Giving back the pages of the binary's file the start and the wait read (MADV_PAGEOUT over its "
                 + mappings.size() + " mappings, " + (bytes >> 10) + " KiB)");
+        // First the heap the start and the wait filled: the collection reads the image heap (before its pages go), and
+        // hands the emptied heap chunks back to the kernel, keeping none (-R:MaxHeapFree=1, native-image.properties).
+        System.gc();
         int refused = 0;
         for (Mapping mapping : mappings) {
             refused += Libc.pageOut(mapping.start(), mapping.end() - mapping.start()) == 0 ? 0 : 1;

@@ -115,7 +115,7 @@ class NativeBuildTest {
     @Test
     void theArgumentsFileIsWiredIntoTheBuildAndTheReadmeListsEveryArgument() throws Exception {
         List<String> args = shippedArguments();
-        assertEquals(List.of("-Os", "-march=compatibility", "--no-fallback", "-R:MaxHeapSize=32m",
+        assertEquals(List.of("-Os", "-march=compatibility", "--no-fallback", "-R:MaxHeapSize=32m", "-R:MaxHeapFree=1",
                 "--initialize-at-build-time=dev.sidecarwait.cli,picocli", "--limit-modules=java.base,jdk.unsupported",
                 "-H:+UnlockExperimentalVMOptions", "-H:-ParseRuntimeOptions", "-H:CodeInfoIndexGranularity=4096",
                 "-H:AlignedHeapChunkSize=65536", "-H:LargeArrayThreshold=32768", "-H:CodeAlignment=1", "-H:-SpawnIsolates",
