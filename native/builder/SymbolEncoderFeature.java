@@ -7,7 +7,7 @@ import org.graalvm.nativeimage.ImageSingletons;
 /**
  * Stand-in for the builder's class of the same name, put on its module by --patch-module (scripts/native.sh). The
  * builder's registers an encoder that keeps every symbol as it is; this one registers {@link FrameNamesLeftOut},
- * which leaves method and file names out of the frame information: 5,856 method names, 1,864 file names and 524,288
+ * which leaves method and file names out of the frame information: 5,498 method names, 1,826 file names and 524,288
  * bytes of the file (docs/native-journal.md). Without this stand-in (GraalVM's own build) the binary keeps them.
  */
 @AutomaticallyRegisteredFeature

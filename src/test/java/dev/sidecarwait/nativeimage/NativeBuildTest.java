@@ -309,9 +309,10 @@ class NativeBuildTest {
     }
 
     /**
-     * Every method substituted in nativeimage/, and every builder method a stand-in in native/builder replaces or relies on, is held
-     * to the code it was written against (native/builder/substituted.txt, checked by scripts/native.sh before each
-     * build), but picocli's, which theSubstitutionOfPicocli... checks against the pinned picocli, and our own class's.
+     * Every method substituted in nativeimage/, and every builder method a stand-in in native/builder replaces or
+     * relies on (its "held:" lines), is held to the code it was written against (native/builder/substituted.txt,
+     * checked by scripts/native.sh before each build), but picocli's, which theSubstitutionOfPicocli... checks against
+     * the pinned picocli, and our own class's.
      */
     @Test
     void everySubstitutedMethodIsHeldToTheCodeItWasWrittenAgainst() throws Exception {

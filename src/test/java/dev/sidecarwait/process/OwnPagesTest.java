@@ -98,7 +98,7 @@ class OwnPagesTest {
                 }
                 assertTrue(binary < 2048, "the binary's file pages resident while the command runs: " + binary + " kB");
                 // the heap chunks the start and the wait filled are given back too (a collection, -R:MaxHeapFree=1):
-                // about 150 kB of anonymous memory stays (stacks, what is still live), 420 kB when they were kept
+                // about 150 kB of anonymous memory stays (stacks, what is still live); e4429fe's build, which kept them, 372 kB
                 assertTrue(anonymous < 256, "the wrapper's anonymous memory while the command runs: " + anonymous + " kB");
                 // and two threads: the first, which waits for main's (GraalVM on musl), and main's, which supervises
                 List<String> threads = new java.util.ArrayList<>();
