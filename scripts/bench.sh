@@ -249,9 +249,12 @@ targets_cost() {
       pid=$!
       sleep 2
       record target_threads - "$n" "$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status")"
-      jcmd "$pid" GC.run >/dev/null 2>&1 || true  # what is kept, not what was allocated since the last collection
-      heap=$(jcmd "$pid" GC.heap_info 2>/dev/null | awk '/used/ { for (i = 1; i < NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?/, "", v); t += v } } END { print int(t) }')
-      record target_heap_kib - "$n" "${heap:-0}"
+      # a JVM's live heap; the native binary is no JVM for jcmd (which failed the run, and took seconds), so n/a
+      if [ "$(basename "$(readlink "/proc/$pid/exe")")" = java ]; then
+        jcmd "$pid" GC.run >/dev/null 2>&1 || true  # what is kept, not what was allocated since the last collection
+        heap=$(jcmd "$pid" GC.heap_info 2>/dev/null | awk '/used/ { for (i = 1; i < NF; i++) if ($i == "used") { v = $(i + 1); sub(/K,?/, "", v); t += v } } END { print int(t) }') || true
+        record target_heap_kib - "$n" "${heap:-0}"
+      fi
       read -r rss own <<<"$(memory_of "$pid")"
       record target_private - "$n" "$own"
       wait "$pid" || true
@@ -259,8 +262,8 @@ targets_cost() {
   done
   kill $(jobs -p) 2>/dev/null || true
 }
-per_target() {  # (value at 21 targets - value at 1) / 20, from the medians
-  awk -v a="$(median "$1" - 1)" -v b="$(median "$1" - 21)" 'BEGIN { printf "%.2f", (b - a) / 20 }'
+per_target() {  # (value at 21 targets - value at 1) / 20, from the medians; n/a when either was not measured
+  awk -v a="$(median "$1" - 1)" -v b="$(median "$1" - 21)" 'BEGIN { if (a == "-" || b == "-") print "n/a"; else printf "%.2f", (b - a) / 20 }'
 }
 targets_table() {
   echo "| targets | threads | live heap, KiB (after a full GC) | the process's own memory, MiB (Private_Dirty) |"
