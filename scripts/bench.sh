@@ -64,7 +64,9 @@ http {
 }
 CONF
 nginx -p "$ngx" -c "$ngx/nginx.conf" -g "user $(id -un) $(id -gn);" 2>/dev/null || nginx -p "$ngx" -c "$ngx/nginx.conf"
-trap 'nginx -p "$ngx" -c "$ngx/nginx.conf" -s stop 2>/dev/null || true; rm -f "$out/ready"' EXIT
+# on any ending, a failed step's too: nginx stopped, and whatever the steps left running in the background (the
+# targets step's socat listeners held their ports for half an hour after a run that failed)
+trap 'nginx -p "$ngx" -c "$ngx/nginx.conf" -s stop 2>/dev/null || true; rm -f "$out/ready"; kill $(jobs -p) 2>/dev/null || true' EXIT
 sleep 0.3
 url="http://127.0.0.1:$port/healthz/ready"
 https_url="https://localhost:$((port + 1))/healthz/ready --cacert $ngx/ca.crt"
