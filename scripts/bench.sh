@@ -4,15 +4,17 @@
 #   bash scripts/bench.sh            # about six minutes; RUNS=9 for steadier medians
 #   bash scripts/bench.sh targets    # only what one more target costs (about a minute)
 #   bash scripts/bench.sh binaries A B ...   # native binaries side by side: file size, one ready wait (hyperfine),
-#                                            # its peak RSS, an https:// one's; RUNS (default 30) runs each; 10 s
+#                                            # its peak RSS, start to first probe, an https:// wait's peak RSS;
+#                                            # RUNS (default 30) runs each; 10 s
 #                                            # waits on a 503 over http and https: peak RSS, CPU (3 runs); and the
 #                                            # supervising wrapper while its command runs: RSS, Private_Dirty,
 #                                            # threads (5 runs). About 6 minutes for two binaries.
 #
-# Compared: sidecar-wait as shipped (scripts/sidecar-wait: the native binary when built, else the jar with the
+# Compared: sidecar-wait as shipped (the native binary itself when built, else scripts/sidecar-wait: the jar with the
 # launcher's JVM options and class-data cache), the bare jar on a default JVM, the seeds' curl loop, and one
 # curl request (the floor of what one probe can cost). The readiness endpoint is a real nginx from Debian's
-# packages; it answers 200 while a file exists and 503 otherwise, the switch the test flips.
+# packages; it answers 200 while a file exists and 503 otherwise, the switch the test flips. Start to first probe is
+# timed against a listener of its own (a few lines of python3) that notes each accept to the microsecond.
 # Figures are medians of RUNS runs after a warm-up, with min and max. Writes target/bench/results.md and
 # target/bench/results.png; the last line printed is a one-line summary with the ratios to the curl loop.
 set -euo pipefail
@@ -34,7 +36,7 @@ need() {
     apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 }
-need nginx:nginx curl:curl gnuplot:gnuplot-nox socat:socat openssl:openssl
+need nginx:nginx curl:curl gnuplot:gnuplot-nox socat:socat openssl:openssl python3:python3-minimal
 [ -x /usr/bin/time ] || need /usr/bin/time:time
 if [ ! -f target/sidecar-wait.jar ]; then mvn -B -q package -DskipTests; fi
 
@@ -49,14 +51,12 @@ error_log $ngx/logs/error.log warn;
 events { worker_connections 256; }
 http {
   access_log off;
-  log_format probe '\$msec \$request_uri \$status';
   server {
     listen 127.0.0.1:$port;
     listen 127.0.0.1:$((port + 1)) ssl;
     ssl_certificate $ngx/server.crt;
     ssl_certificate_key $ngx/server.key;
     location /healthz/ready {
-      access_log $ngx/logs/probes.log probe;
       if (-f $root/$out/ready) { return 200 "ready\n"; }
       return 503 "not ready\n";
     }
@@ -64,19 +64,35 @@ http {
 }
 CONF
 nginx -p "$ngx" -c "$ngx/nginx.conf" -g "user $(id -un) $(id -gn);" 2>/dev/null || nginx -p "$ngx" -c "$ngx/nginx.conf"
+# --- the first probe's arrival, to the microsecond (nginx's log has whole milliseconds): a listener that notes the
+#     time each connection is accepted and the request's path, and answers 200
+python3 -u -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64)
+while True:
+    c, _ = s.accept(); t = time.time_ns() // 1000
+    line = c.recv(4096).split(b" ")
+    c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"); c.close()
+    print(t, line[1].decode("ascii", "replace") if len(line) > 1 else "-")
+' "$((port + 2))" > "$out/accepts.log" &
+listener=$!
 # on any ending, a failed step's too: nginx stopped, and whatever the steps left running in the background (the
 # targets step's socat listeners held their ports for half an hour after a run that failed)
 trap 'nginx -p "$ngx" -c "$ngx/nginx.conf" -s stop 2>/dev/null || true; rm -f "$out/ready"; kill $(jobs -p) 2>/dev/null || true' EXIT
 sleep 0.3
+kill -0 "$listener" 2>/dev/null || { echo "bench: the first-probe listener did not start on port $((port + 2))" >&2; exit 1; }
 url="http://127.0.0.1:$port/healthz/ready"
+stamped_url="http://127.0.0.1:$((port + 2))/healthz/ready"
 https_url="https://localhost:$((port + 1))/healthz/ready --cacert $ngx/ca.crt"
 ready() { touch "$out/ready"; }
 unready() { rm -f "$out/ready"; }
 now_us() { echo "${EPOCHREALTIME/./}"; }
 
 # --- what is compared -----------------------------------------------------------------------------------
-shipped_label="sidecar-wait (shipped)"
-[ -x target/sidecar-wait ] && shipped_label="sidecar-wait (native)" || shipped_label="sidecar-wait (jar + launcher)"
+# the native binary is run as a pod runs it, itself; the launcher's sh in front of it took about 1.7 ms a start
+shipped_label="sidecar-wait (jar + launcher)" shipped_command=scripts/sidecar-wait
+[ -x target/sidecar-wait ] && shipped_label="sidecar-wait (native)" shipped_command=target/sidecar-wait
 variants=("shipped" "bare-jar" "curl-loop" "curl-once")
 label() {
   case $1 in
@@ -96,7 +112,7 @@ command_for() {
     sleep=$period
   fi
   case $variant in
-    shipped) echo "scripts/sidecar-wait wait -q --url $target $flag --timeoutSeconds $timeout" ;;
+    shipped) echo "$shipped_command wait -q --url $target $flag --timeoutSeconds $timeout" ;;
     bare-jar) echo "java -jar target/sidecar-wait.jar wait -q --url $target $flag --timeoutSeconds $timeout" ;;
     curl-loop) echo "timeout $timeout bash -c 'while [[ \"\$(curl -s -o /dev/null -w ''%{http_code}'' $target)\" != ''200'' ]]; do sleep $sleep; done'" ;;
     curl-once) echo "curl -s -o /dev/null $target" ;;
@@ -104,18 +120,20 @@ command_for() {
 }
 record() { printf '%s\t%s\t%s\n' "$2" "$3" "$4" >> "$out/$1.tsv"; }  # metric variant setting value
 
-# 1. start to first probe: from exec until nginx logs the request (endpoint ready, so each run is one probe)
+# 1. start to first probe: from exec until the listener accepts the connection of the request that carries the
+#    run's id (it answers 200, so each run is one probe); ms, to the microsecond
+arrival_ms() {  # arrival_ms T0 ID: ms (to the hundredth) from T0, in microseconds, to the accept of ID's request
+  awk -v path="/healthz/ready?run=$2" -v t0="$1" '$2 == path { printf "%.2f", ($1 - t0) / 1000; exit }' "$out/accepts.log"
+}
 first_probe() {
-  ready
-  local variant run id t0 seen
+  local variant run id t0
   for variant in "${variants[@]}"; do
     for run in $(seq 0 "$runs"); do
       id="$variant-$run-$RANDOM"
       t0=$(now_us)
-      eval "$(command_for "$variant" "$url?run=$id" default 30)" >/dev/null 2>&1 || true
-      seen=$(awk -v id="run=$id" 'index($2, id) { split($1, t, "."); print t[1] t[2] "000"; exit }' "$ngx/logs/probes.log")
+      eval "$(command_for "$variant" "$stamped_url?run=$id" default 30)" >/dev/null 2>&1 || true
       [ "$run" -eq 0 ] && continue  # warm-up
-      record first_probe "$variant" "-" $(((seen - t0) / 1000))
+      record first_probe "$variant" "-" "$(arrival_ms "$t0" "$id")"
     done
   done
 }
@@ -281,9 +299,17 @@ targets_table() {
 binaries() {
   need hyperfine:hyperfine
   ready
-  local commands=() bin run
+  local commands=() bin run id t0
   for bin in "$@"; do commands+=("$bin wait -q --url $url --timeoutSeconds 30"); done
   hyperfine -N --style none --warmup 3 --runs "$runs" --export-csv "$out/binaries.csv" "${commands[@]}" >/dev/null
+  for run in $(seq 0 "$runs"); do  # start to first probe, as in step 1; run 0 a warm-up
+    for bin in "$@"; do
+      id="binary-$run-$RANDOM"
+      t0=$(now_us)
+      "$bin" wait -q --url "$stamped_url?run=$id" --timeoutSeconds 30 >/dev/null 2>&1 || true
+      [ "$run" -eq 0 ] || record first_probe_ms "$bin" - "$(arrival_ms "$t0" "$id")"
+    done
+  done
   for run in $(seq 1 "$runs"); do
     for bin in "$@"; do
       /usr/bin/time -f "%M" -o "$out/rss.txt" "$bin" wait -q --url "$url" --timeoutSeconds 30 >/dev/null 2>&1 || true
@@ -356,7 +382,7 @@ unready
 stats() {
   awk -F'\t' -v v="$2" -v s="$3" '$1 == v && $2 == s { print $3 }' "$out/$1.tsv" 2>/dev/null | sort -n |
     awk '{ a[NR] = $1 } END { if (NR == 0) { print "-"; exit }
-           m = (NR % 2) ? a[(NR + 1) / 2] : int((a[NR / 2] + a[NR / 2 + 1]) / 2); print m, a[1], a[NR] }'
+           m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; print m, a[1], a[NR] }'
 }
 cell() {
   local s m lo hi
@@ -377,15 +403,15 @@ fi
 if [ "${1:-}" = binaries ]; then
   shift
   {
-    echo "| binary | file, bytes | one ready wait, ms: median (min-max) | peak RSS, MiB: median (min-max) | supervising, while the command runs: RSS, MiB | its Private_Dirty, MiB | its threads |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| binary | file, bytes | one ready wait, ms: median (min-max) | peak RSS, MiB: median (min-max) | start to first probe, ms | supervising, while the command runs: RSS, MiB | its Private_Dirty, MiB | its threads |"
+    echo "|---|---|---|---|---|---|---|---|"
     for bin in "$@"; do
       # hyperfine's CSV: command,mean,stddev,median,user,system,min,max (seconds)
       read -r m lo hi <<<"$(awk -F, -v c="$bin wait -q --url $url --timeoutSeconds 30" '$1 == c { print $4 * 1000, $7 * 1000, $8 * 1000 }' "$out/binaries.csv")"
       read -r rm rlo rhi <<<"$(stats one_wait_rss_kib "$bin" -)"
-      printf '| %s | %s | %.2f (%.2f-%.2f) | %.1f (%.1f-%.1f) | %s | %s | %s |\n' "$bin" "$(stat -c %s "$bin")" "$m" "$lo" "$hi" \
+      printf '| %s | %s | %.2f (%.2f-%.2f) | %.1f (%.1f-%.1f) | %s | %s | %s | %s |\n' "$bin" "$(stat -c %s "$bin")" "$m" "$lo" "$hi" \
         "$(awk -v v="$rm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$rlo" 'BEGIN { print v / 1024 }')" \
-        "$(awk -v v="$rhi" 'BEGIN { print v / 1024 }')" "$(cell wrapper_rss "$bin" -)" "$(cell wrapper_private "$bin" -)" \
+        "$(awk -v v="$rhi" 'BEGIN { print v / 1024 }')" "$(cell first_probe_ms "$bin" -)" "$(cell wrapper_rss "$bin" -)" "$(cell wrapper_private "$bin" -)" \
         "$(cell wrapper_threads "$bin" -)"
     done
     echo
@@ -395,7 +421,7 @@ if [ "${1:-}" = binaries ]; then
       echo "| $bin | $(mib https_rss_kib "$bin") | $(mib unready_http_rss_kib "$bin") | $(median unready_http_cpu_ms "$bin" -) | $(mib unready_https_rss_kib "$bin") | $(median unready_https_cpu_ms "$bin" -) |"
     done
     echo
-    echo "hyperfine, $runs runs after 3 warm-up runs; peak RSS (\`/usr/bin/time\`) of $runs more, the binaries in turn; the 10 s waits on a 503 (nginx, \`return 503\`): peak RSS of 3 runs each, CPU (user + system) the mean of 3 more (hyperfine); the supervising wrapper (\`--supervise -- sleep 3\`) sampled from /proc 2.5 s in, 5 runs each. $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)."
+    echo "hyperfine, $runs runs after 3 warm-up runs; start to first probe (exec to the listener's accept, to the microsecond) and peak RSS (\`/usr/bin/time\`) of $runs more, the binaries in turn; the 10 s waits on a 503 (nginx, \`return 503\`): peak RSS of 3 runs each, CPU (user + system) the mean of 3 more (hyperfine); the supervising wrapper (\`--supervise -- sleep 3\`) sampled from /proc 2.5 s in, 5 runs each. $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)."
   } | tee "$out/binaries.md"
   exit 0
 fi
