@@ -243,6 +243,23 @@ class NativeBuildTest {
         assertEquals(carried, deleted);
     }
 
+    /**
+     * nativeimage/DeletedUnreadAnnotations.java deletes annotation types nothing in the image reads: each must be an
+     * annotation type kept at run time (a proxy class of its own in the image), or it is deleted for nothing.
+     */
+    @Test
+    void theDeletedUnreadAnnotationsAreAnnotationTypesKeptAtRunTime() throws Exception {
+        Class<?>[] targets = Class.forName("dev.sidecarwait.nativeimage.DeletedUnreadAnnotations").getDeclaredClasses();
+        assertEquals(8, targets.length);
+        for (Class<?> target : targets) {
+            assertTrue(target.isAnnotationPresent(com.oracle.svm.core.annotate.Delete.class), target.getName());
+            Class<?> deleted = Class.forName(target.getAnnotation(com.oracle.svm.core.annotate.TargetClass.class).className());
+            assertTrue(deleted.isAnnotation(), deleted.getName());
+            assertEquals(java.lang.annotation.RetentionPolicy.RUNTIME,
+                    deleted.getAnnotation(java.lang.annotation.Retention.class).value(), deleted.getName());
+        }
+    }
+
     /** The native-image arguments as shipped in the jar (native/native-image.properties, copied by Maven). */
     private static List<String> shippedArguments() throws Exception {
         Path shipped = CLASSES.resolve("META-INF/native-image/dev.sidecarwait/sidecar-wait/native-image.properties");
