@@ -25,6 +25,10 @@
 #   SIDECAR_WAIT_NATIVE_OPTIONS="-H:+PrintAnalysisCallTree -H:PrintAnalysisCallTreeType=CSV" bash scripts/native.sh
 #                                         # extra builder options, for looking into the image (reports in target/native,
 #                                         # target/native-arm64)
+#   SIDECAR_WAIT_NATIVE_FLOOR=Hello bash scripts/native.sh
+#                                         # one of native/floor/'s programs instead of the tool, into target/floor/Hello-amd64
+#                                         # (scripts/floor.sh builds their jar first); SIDECAR_WAIT_NATIVE_PROPERTIES=FILE
+#                                         # builds with another native-image.properties than the tool's
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -52,6 +56,14 @@ case $arch in
     out=target/native-arm64 binary=target/arm64/sidecar-wait ;;
   *) say "--arch: '$arch' is not amd64 or arm64"; exit 2 ;;
 esac
+floor=${SIDECAR_WAIT_NATIVE_FLOOR:-}
+properties=${SIDECAR_WAIT_NATIVE_PROPERTIES:-native/native-image.properties}
+[ -f "$properties" ] || { say "SIDECAR_WAIT_NATIVE_PROPERTIES: '$properties' is not a file"; exit 2; }
+if [ -n "$floor" ]; then
+  [ -f "native/floor/$floor.java" ] || { say "SIDECAR_WAIT_NATIVE_FLOOR: '$floor' is not a program of native/floor/"; exit 2; }
+  [ -f target/floor/floor.jar ] || { say "SIDECAR_WAIT_NATIVE_FLOOR: no target/floor/floor.jar (scripts/floor.sh builds it)"; exit 2; }
+  out=target/floor/$floor-$arch binary=target/floor/$floor-$arch/$floor
+fi
 
 # --- what it needs: Debian's musl toolchain and kernel headers (the target's), a JDK 25 -----------------------------
 missing=()
@@ -105,7 +117,7 @@ fi
 # The builder's methods the image substitutes are still the code the substitutions were written against
 "$java25" native/builder/SubstitutedMethods.java "$builder/jars/svm-$graalvm.jar" native/builder/substituted.txt
 # The services the image leaves out of its catalogs are the builder's own (native-image.properties)
-"$java25" native/builder/BuilderServices.java "$builder/jars" native/native-image.properties
+[ "$properties" != native/native-image.properties ] || "$java25" native/builder/BuilderServices.java "$builder/jars" "$properties"
 
 # --- the C libraries: made once per GraalVM, JDK and native/ sources, then reused -----------------------------------
 key=$( (echo "$graalvm $arch"; cat "$jdk25/release"; find native/jdk native/c native/tls -type f | sort | xargs cat
@@ -245,9 +257,11 @@ if [ ! -f "$clib/.done" ]; then
 fi
 
 # --- the image ----------------------------------------------------------------------------------------------------
-jar=target/sidecar-wait.jar
+jar=target/sidecar-wait.jar imagecp=$root/target/sidecar-wait.jar main=dev.sidecarwait.Main
+if [ -n "$floor" ]; then
+  jar=target/floor/floor.jar imagecp=$root/target/floor/floor.jar:$(cat target/floor/classpath) main=floor.$floor
 # (again after a commit too: the jar names its commit in the version line)
-if [ ! -f "$jar" ] || [ ! -f target/sidecar-wait.cdx.xml ] || [ -n "$(find src/main native pom.xml -newer "$jar" -print -quit)" ] \
+elif [ ! -f "$jar" ] || [ ! -f target/sidecar-wait.cdx.xml ] || [ -n "$(find src/main native pom.xml -newer "$jar" -print -quit)" ] \
   || [ "$(git log -1 --format=%ct 2>/dev/null || echo 0)" -gt "$(stat -c %Y "$jar")" ]; then
   say "building the jar (mvn -B -q package -DskipTests)..."
   mvn -B -q package -DskipTests
@@ -256,6 +270,7 @@ fi
 # The binary's CycloneDX SBOM and third-party notices ($out/sidecar-wait.cdx.json, $out/THIRD-PARTY-NOTICES.txt), from
 # what this build used: the Debian sources compiled, the musl linked, the JDK and GraalVM built with (native/sbom/).
 bill_of_materials() {
+  [ -z "$floor" ] || return 0
   local release=$jdk25/release
   {
     echo "arch=$arch"
@@ -289,7 +304,7 @@ bill_of_materials() {
 
 # The same jar, builder and C libraries as the binary there was built from: it stands, with its figures.
 extra_options=(${SIDECAR_WAIT_NATIVE_OPTIONS:-})
-made_from="$arch $(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum native/native-image.properties native/builder/*.java native/code-order.txt native/heap-order.txt | sha256sum | cut -c1-16) ${extra_options[*]} ${SIDECAR_WAIT_HEAP_MAP:-}"
+made_from="$arch $(sha256sum "$jar" | cut -c1-64) $graalvm $key $(sha256sum "$properties" native/builder/*.java native/code-order.txt native/heap-order.txt | sha256sum | cut -c1-16) ${extra_options[*]} ${SIDECAR_WAIT_HEAP_MAP:-} $floor $properties"
 if [ -x "$binary" ] && [ -f "$out/made-from" ] && [ "$(cat "$out/made-from")" = "$made_from" ]; then
   say "$binary is up to date (made from this jar, builder and C libraries)"
   bill_of_materials
@@ -320,7 +335,7 @@ if [ "$arch" = arm64 ]; then
 fi
 
 mapfile -t exports < <("$java25" native/builder/BuilderExports.java $(ls "$builder"/jars/*.jar | grep -v /compiler-))
-mapfile -t options < <("$java25" native/builder/ImageOptions.java native/native-image.properties --static --libc=musl)
+mapfile -t options < <("$java25" native/builder/ImageOptions.java "$properties" --static --libc=musl)
 jvm_options=() image_options=()
 for line in "${options[@]}"; do
   case $line in
@@ -366,7 +381,7 @@ PATH=$path "$java25" -XX:+UseParallelGC -Xmx3g -Xss10m -XX:+UnlockExperimentalVM
   -Dsidecarwait.heapOrder="$root/native/heap-order.txt" "${heap_map[@]}" \
   --upgrade-module-path "$builder/jars/compiler-$graalvm.jar" --module-path "$modules" \
   -m org.graalvm.nativeimage.builder/com.oracle.svm.hosted.NativeImageGeneratorRunner \
-  -imagecp "$root/$jar" -H:Path="$root/$out" -H:Name=sidecar-wait -H:Class=dev.sidecarwait.Main \
+  -imagecp "$imagecp" -H:Path="$root/$out" -H:Name=sidecar-wait -H:Class="$main" \
   -H:ImageBuildID="$(cat /proc/sys/kernel/random/uuid)" -H:CLibraryPath="$clib" -H:CCompilerPath="$(command -v "$cc")" \
   -H:TempDirectory="$root/$out/tmp" -H:BuildOutputJSONFile="$root/$out/build-output.json" \
   "${image_options[@]}" "${target_image[@]}" "${extra_options[@]}" > "$out/build.log" 2>&1 \
