@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The floor under the native binary's file: what GraalVM makes, with this project's builder, C libraries and options
 # (scripts/native.sh, native/native-image.properties), of programs that do next to nothing (native/floor/):
-#   Hello         prints one line; built twice, with the tool's options and with the builder's defaults
-#                 (native/floor/defaults.properties)
+#   Hello         prints one line; built three times: with the builder's defaults (native/floor/defaults.properties),
+#                 with -Os and a CPU any node has (size.properties), and with the tool's options
 #   HelloPicocli  and parses two options and --help with picocli
 #   HelloJdk      and opens a TCP connection, reads a file, takes a signal, runs a command, formats a string, fills a
 #                 map and matches a regular expression: the JDK a wait and the wrapper cannot do without
 # Each is run once, then its figures are printed beside the tool's (target/native's last build, if any).
-#   bash scripts/floor.sh [--arch amd64|arm64]    # four builds, about two minutes each
+#   bash scripts/floor.sh [--arch amd64|arm64]    # five builds, one to two minutes each
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=amd64
@@ -45,6 +45,7 @@ build() {  # PROGRAM PROPERTIES LABEL ARGS...: build it, run it once with ARGS, 
   rm -rf "$out.$label" && mv "$out" "$out.$label"
 }
 build Hello native/floor/defaults.properties defaults
+build Hello native/floor/size.properties -Os
 build Hello native/native-image.properties tool
 build HelloPicocli native/native-image.properties tool --url http://localhost/
 build HelloJdk native/native-image.properties tool true
